@@ -1,0 +1,28 @@
+// ll_sat_counter: a statistics counter that saturates at all-ones.
+// clr_i has priority over inc_i in the same cycle (the cleared value is 0 and the
+// coinciding event is not counted). inc_i adds 1.
+`default_nettype none
+
+module ll_sat_counter #(
+  parameter int Width = 32   // counter width, 1..32 (read through a 32-bit register)
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+  input  wire logic             clr_i,
+  input  wire logic             inc_i,
+  output logic      [Width-1:0] value_o
+);
+  initial begin
+    if (Width < 1 || Width > 32) $error("ll_sat_counter: Width must be in 1..32");
+  end
+
+  logic [Width-1:0] q;
+  assign value_o = q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || clr_i)       q <= '0;
+    else if (inc_i && !(&q))    q <= q + 1'b1;
+  end
+endmodule
+
+`default_nettype wire
