@@ -11,7 +11,7 @@ package ll_pkg;
     z = base + (64'(index) + 64'd1) * GOLDEN;
     z = (z ^ (z >> 30)) * 64'hBF58_476D_1CE4_E5B9;
     z = (z ^ (z >> 27)) * 64'h94D0_49BB_1331_11EB;
-    return z ^ (z >> 31);
+    derive_seed = z ^ (z >> 31);
   endfunction
 endpackage
 

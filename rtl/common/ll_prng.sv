@@ -27,11 +27,9 @@ module ll_prng #(
 
   assign rand_o = s0_q + s1_q;
 
-  always_comb begin
-    t    = s0_q ^ s1_q;
-    s0_d = {s0_q[39:0], s0_q[63:40]} ^ t ^ {t[47:0], 16'h0000};
-    s1_d = {t[26:0], t[63:27]};
-  end
+  assign t    = s0_q ^ s1_q;
+  assign s0_d = {s0_q[39:0], s0_q[63:40]} ^ t ^ {t[47:0], 16'h0000};
+  assign s1_d = {t[26:0], t[63:27]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

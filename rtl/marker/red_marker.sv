@@ -1,0 +1,347 @@
+// red_marker: RED/ECN marker, the congestion point of DCQCN (spec: switch.md).
+//
+// One event per cycle: an enqueue or dequeue of a packet at queue ev_queue_i
+// (queue = port * priorities + priority) with the queue length ev_qlen_i in bytes
+// that the switch wants judged. Every accepted event leaves, in order, as one
+// result (pass / mark / drop) exactly 2 cycles later when dec_ready_i is high.
+//
+// Pipeline (a stall holds every stage: adv = !dec_valid_o || dec_ready_i)
+//   accept : ev_valid_i && ev_ready_o; RAM reads of qmap[queue] and ewma[queue]
+//   S1     : profile lookup, EWMA update (write-back on enqueue events, with
+//            last-write forwarding), decision with a fresh PRNG draw
+//   out    : registered result on dec_*_o
+// Tables: qmap (queue -> profile, RAM), ewma (per queue, RAM, QW.8 fixed point),
+// profiles (Profiles rows of flops, loaded atomically from the STAGE_* shadow
+// registers by PROFILE_COMMIT). After reset both RAMs are swept to zero; no event
+// is accepted and every register write is ignored until init_done_o.
+// Register map: docs/marker_regmap.md (source rtl/marker/marker_regs.json).
+`default_nettype none
+
+module red_marker #(
+  parameter int          Queues   = 64,   // queues (ports x priorities), 2..65536
+  parameter int          Profiles = 4,    // marking profiles, 1..256
+  parameter int          QW       = 24,   // queue-length width in bytes, 8..32
+  parameter int          CntW     = 32,   // statistics counter width, 1..32
+  parameter logic [63:0] Seed     = 64'h0123_4567_89AB_CDEF,  // PRNG seed
+  // derived, do not override
+  parameter int          QIdxW    = (Queues > 1) ? $clog2(Queues) : 1,
+  parameter int          PidW     = (Profiles > 1) ? $clog2(Profiles) : 1
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+  // events
+  input  wire logic             ev_valid_i,
+  output logic                  ev_ready_o,
+  input  wire logic             ev_deq_i,       // 1: dequeue event, 0: enqueue event
+  input  wire logic [QIdxW-1:0] ev_queue_i,
+  input  wire logic [QW-1:0]    ev_qlen_i,      // bytes
+  input  wire logic             ev_ect_i,       // packet is ECN-capable
+  input  wire logic             ev_lossless_i,  // packet belongs to a lossless class
+  // results
+  output logic                  dec_valid_o,
+  input  wire logic             dec_ready_i,
+  output logic      [QIdxW-1:0] dec_queue_o,
+  output logic                  dec_mark_o,     // set CE
+  output logic                  dec_drop_o,     // RED drop (lossy not-ECT only)
+  // register interface (docs/CONVENTIONS.md)
+  input  wire logic             cfg_we_i,
+  input  wire logic             cfg_re_i,
+  input  wire logic [11:0]      cfg_addr_i,
+  input  wire logic [31:0]      cfg_wdata_i,
+  output logic      [31:0]      cfg_rdata_o,
+  output logic                  cfg_rvalid_o,
+  output logic                  init_done_o
+);
+  initial begin
+    if (Queues < 2 || Queues > 65536) $error("red_marker: Queues must be in 2..65536");
+    if (Profiles < 1 || Profiles > 256) $error("red_marker: Profiles must be in 1..256");
+    if (QW < 8 || QW > 32) $error("red_marker: QW must be in 8..32");
+    if (CntW < 1 || CntW > 32) $error("red_marker: CntW must be in 1..32");
+    if (QIdxW != $clog2(Queues)) $error("red_marker: QIdxW is derived; do not override it");
+    if (PidW != ((Profiles > 1) ? $clog2(Profiles) : 1)) $error("red_marker: PidW is derived; do not override it");
+  end
+
+  localparam int AW = QW + 8;  // EWMA width (QW.8)
+
+  // ---------------------------------------------------------------- init sweep
+  logic             sweep_we;
+  logic [QIdxW-1:0] sweep_addr;
+  logic             init_done;
+
+  ll_init_sweep #(.Depth(Queues)) u_sweep (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .we_o   (sweep_we),
+    .addr_o (sweep_addr),
+    .done_o (init_done)
+  );
+  assign init_done_o = init_done;
+
+  // ---------------------------------------------------------------- registers
+  logic [31:0] stage_kmin_q, stage_kmax_q, stage_slope_q, stage_flags_q;
+  logic [QW-1:0] prof_kmin_q [Profiles];
+  logic [QW-1:0] prof_kmax_q [Profiles];
+  logic [15:0]   prof_m_q    [Profiles];
+  logic [5:0]    prof_e_q    [Profiles];
+  logic [7:0]    prof_flags_q[Profiles];
+
+  logic cfg_wr;
+  assign cfg_wr = cfg_we_i && init_done;
+
+  logic commit, qmap_wr;
+  logic [7:0]  commit_idx;
+  logic [15:0] qmap_queue;
+  logic [7:0]  qmap_prof;
+  assign commit     = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_PROFILE_COMMIT);
+  assign commit_idx = cfg_wdata_i[7:0];
+  assign qmap_queue = cfg_wdata_i[15:0];
+  assign qmap_prof  = cfg_wdata_i[23:16];
+  assign qmap_wr    = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_QMAP_WRITE)
+                      && (32'(qmap_queue) < Queues) && (32'(qmap_prof) < Profiles);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      stage_kmin_q  <= '0;
+      stage_kmax_q  <= '0;
+      stage_slope_q <= '0;
+      stage_flags_q <= '0;
+    end else if (cfg_wr) begin
+      case (cfg_addr_i)
+        marker_regs_pkg::MARKER_STAGE_KMIN:  stage_kmin_q  <= cfg_wdata_i;
+        marker_regs_pkg::MARKER_STAGE_KMAX:  stage_kmax_q  <= cfg_wdata_i;
+        marker_regs_pkg::MARKER_STAGE_SLOPE: stage_slope_q <= {10'h000, cfg_wdata_i[21:0]};
+        marker_regs_pkg::MARKER_STAGE_FLAGS: stage_flags_q <= {24'h000000, cfg_wdata_i[7:0]};
+        default: ;
+      endcase
+    end
+  end
+
+  for (genvar p = 0; p < Profiles; p++) begin : g_prof
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        prof_kmin_q[p]  <= '0;
+        prof_kmax_q[p]  <= '0;
+        prof_m_q[p]     <= '0;
+        prof_e_q[p]     <= '0;
+        prof_flags_q[p] <= '0;
+      end else if (commit && (32'(commit_idx) == p)) begin
+        prof_kmin_q[p]  <= stage_kmin_q[QW-1:0];
+        prof_kmax_q[p]  <= stage_kmax_q[QW-1:0];
+        prof_m_q[p]     <= stage_slope_q[15:0];
+        prof_e_q[p]     <= stage_slope_q[21:16];
+        prof_flags_q[p] <= stage_flags_q[7:0];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline
+  logic adv, accept;
+  logic dec_valid_q;
+  assign adv        = !dec_valid_q || dec_ready_i;
+  assign ev_ready_o = init_done && adv;
+  assign accept     = ev_valid_i && ev_ready_o;
+
+  logic             s1_valid_q, s1_deq_q, s1_ect_q, s1_lossless_q;
+  logic [QIdxW-1:0] s1_queue_q;
+  logic [QW-1:0]    s1_qlen_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s1_valid_q <= 1'b0;
+    end else if (adv) begin
+      s1_valid_q <= accept;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (accept) begin
+      s1_deq_q      <= ev_deq_i;
+      s1_queue_q    <= ev_queue_i;
+      s1_qlen_q     <= ev_qlen_i;
+      s1_ect_q      <= ev_ect_i;
+      s1_lossless_q <= ev_lossless_i;
+    end
+  end
+
+  // qmap RAM: queue -> profile
+  logic [PidW-1:0] pid_rd;
+  ll_ram_1r1w #(.Width(PidW), .Depth(Queues)) u_qmap (
+    .clk_i   (clk_i),
+    .we_i    (sweep_we || qmap_wr),
+    .waddr_i (sweep_we ? sweep_addr : qmap_queue[QIdxW-1:0]),
+    .wdata_i (sweep_we ? '0 : qmap_prof[PidW-1:0]),
+    .re_i    (accept),
+    .raddr_i (ev_queue_i),
+    .rdata_o (pid_rd)
+  );
+
+  // EWMA RAM with last-write forwarding (the only writer besides the sweep is S1,
+  // so the last value written to a queue is that queue's current contents)
+  logic [AW-1:0]    avg_rd, avg_old, avg_new;
+  logic             s1_wb;
+  logic             fwd_valid_q;
+  logic [QIdxW-1:0] fwd_queue_q;
+  logic [AW-1:0]    fwd_avg_q;
+
+  assign s1_wb = s1_valid_q && adv && !s1_deq_q;
+
+  ll_ram_1r1w #(.Width(AW), .Depth(Queues)) u_ewma (
+    .clk_i   (clk_i),
+    .we_i    (sweep_we || s1_wb),
+    .waddr_i (sweep_we ? sweep_addr : s1_queue_q),
+    .wdata_i (sweep_we ? '0 : avg_new),
+    .re_i    (accept),
+    .raddr_i (ev_queue_i),
+    .rdata_o (avg_rd)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      fwd_valid_q <= 1'b0;
+    end else if (s1_wb) begin
+      fwd_valid_q <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (s1_wb) begin
+      fwd_queue_q <= s1_queue_q;
+      fwd_avg_q   <= avg_new;
+    end
+  end
+  assign avg_old = (fwd_valid_q && fwd_queue_q == s1_queue_q) ? fwd_avg_q : avg_rd;
+
+  // PRNG: one draw per event leaving S1
+  logic [63:0] rnd;
+  ll_prng #(.Seed(Seed)) u_prng (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (s1_valid_q && adv),
+    .rand_o (rnd)
+  );
+
+  // decision
+  logic [PidW-1:0] pid;
+  logic [7:0]      flags;
+  logic            mark, drop;
+  assign pid   = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // unreachable guard for X-safety
+  assign flags = prof_flags_q[pid];
+
+  red_marker_decide #(.QW(QW)) u_decide (
+    .kmin_i      (prof_kmin_q[pid]),
+    .kmax_i      (prof_kmax_q[pid]),
+    .slope_m_i   (prof_m_q[pid]),
+    .slope_e_i   (prof_e_q[pid]),
+    .enable_i    (flags[0]),
+    .ewma_i      (flags[1]),
+    .deq_point_i (flags[2]),
+    .drop_en_i   (flags[3]),
+    .w_i         (flags[7:4]),
+    .deq_i       (s1_deq_q),
+    .qlen_i      (s1_qlen_q),
+    .ect_i       (s1_ect_q),
+    .lossless_i  (s1_lossless_q),
+    .avg_i       (avg_old),
+    .rand_i      (rnd[63:16]),
+    .avg_o       (avg_new),
+    .mark_o      (mark),
+    .drop_o      (drop)
+  );
+
+  // output register
+  logic [QIdxW-1:0] dec_queue_q;
+  logic             dec_mark_q, dec_drop_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      dec_valid_q <= 1'b0;
+    end else if (adv) begin
+      dec_valid_q <= s1_valid_q;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      dec_queue_q <= '0;
+      dec_mark_q  <= 1'b0;
+      dec_drop_q  <= 1'b0;
+    end else if (adv) begin
+      dec_queue_q <= s1_valid_q ? s1_queue_q : '0;
+      dec_mark_q  <= s1_valid_q && mark;
+      dec_drop_q  <= s1_valid_q && drop;
+    end
+  end
+  assign dec_valid_o = dec_valid_q;
+  assign dec_queue_o = dec_queue_q;
+  assign dec_mark_o  = dec_mark_q;
+  assign dec_drop_o  = dec_drop_q;
+
+  // ---------------------------------------------------------------- counters
+  logic clr_dec, clr_mark, clr_drop, leave;
+  logic [CntW-1:0] cnt_dec, cnt_mark, cnt_drop;
+  assign clr_dec  = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[0];
+  assign clr_mark = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[1];
+  assign clr_drop = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[2];
+  assign leave    = s1_valid_q && adv;
+
+  ll_sat_counter #(.Width(CntW)) u_cnt_dec (
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clr_dec), .inc_i (leave), .value_o (cnt_dec));
+  ll_sat_counter #(.Width(CntW)) u_cnt_mark (
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clr_mark), .inc_i (leave && mark), .value_o (cnt_mark));
+  ll_sat_counter #(.Width(CntW)) u_cnt_drop (
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clr_drop), .inc_i (leave && drop), .value_o (cnt_drop));
+
+  // ---------------------------------------------------------------- register reads
+  logic [31:0] rdata_d, rdata_q;
+  logic        rvalid_q;
+  always_comb begin
+    rdata_d = '0;
+    case (cfg_addr_i)
+      marker_regs_pkg::MARKER_ID:          rdata_d = marker_regs_pkg::MARKER_ID_VALUE;
+      marker_regs_pkg::MARKER_PARAMS:      rdata_d = {2'b00, 6'(QW), 8'(Profiles - 1) + 8'd1, 16'(Queues)};
+      marker_regs_pkg::MARKER_STATUS:      rdata_d = {31'h0, init_done};
+      marker_regs_pkg::MARKER_STAGE_KMIN:  rdata_d = stage_kmin_q;
+      marker_regs_pkg::MARKER_STAGE_KMAX:  rdata_d = stage_kmax_q;
+      marker_regs_pkg::MARKER_STAGE_SLOPE: rdata_d = stage_slope_q;
+      marker_regs_pkg::MARKER_STAGE_FLAGS: rdata_d = stage_flags_q;
+      marker_regs_pkg::MARKER_CNT_DECISIONS: rdata_d = 32'(cnt_dec);
+      marker_regs_pkg::MARKER_CNT_MARKS:   rdata_d = 32'(cnt_mark);
+      marker_regs_pkg::MARKER_CNT_DROPS:   rdata_d = 32'(cnt_drop);
+      default:                             rdata_d = '0;
+    endcase
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rdata_q  <= '0;
+      rvalid_q <= 1'b0;
+    end else begin
+      rdata_q  <= cfg_re_i ? rdata_d : '0;
+      rvalid_q <= cfg_re_i;
+    end
+  end
+  assign cfg_rdata_o  = rdata_q;
+  assign cfg_rvalid_o = rvalid_q;
+
+  // ---------------------------------------------------------------- assertions
+`ifndef SYNTHESIS
+  logic             a_live_q, a_ev_stall_q, a_dec_stall_q;
+  logic [QIdxW+QW+2:0] a_ev_q;
+  logic [QIdxW+1:0] a_dec_q;
+  always @(posedge clk_i) begin
+    a_live_q      <= rst_ni;
+    a_ev_stall_q  <= ev_valid_i && !ev_ready_o;
+    a_ev_q        <= {ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i};
+    a_dec_stall_q <= dec_valid_o && !dec_ready_i;
+    a_dec_q       <= {dec_queue_o, dec_mark_o, dec_drop_o};
+    if (rst_ni && a_live_q) begin
+      if (a_ev_stall_q)
+        assert (ev_valid_i && a_ev_q == {ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
+          else $error("red_marker: event dropped or changed while stalled (valid && !ready)");
+      if (a_dec_stall_q)
+        assert (dec_valid_o && a_dec_q == {dec_queue_o, dec_mark_o, dec_drop_o})
+          else $error("red_marker: result dropped or changed while stalled");
+      assert (!(dec_mark_o && dec_drop_o)) else $error("red_marker: mark and drop at once");
+      assert (!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)))
+        else $error("red_marker: result flags set without dec_valid_o");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

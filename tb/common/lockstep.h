@@ -1,0 +1,205 @@
+// The lockstep harness every block's SystemC testbench runs on.
+//
+// A block provides a Bench class template over its Verilated top (see
+// docs/CONVENTIONS.md); run_lockstep<Bench<Vtop>>() does the rest: clocking, reset at
+// the start and once in the middle of traffic, cycle-by-cycle comparison of the DUT's
+// outputs with the golden model's, the first-mismatch report with a waveform, the
+// coverage-bin check and the valid-cycle check.
+#pragma once
+#include <systemc.h>
+#include <verilated.h>
+#if LL_TRACE
+#include <verilated_vcd_sc.h>
+#endif
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ll::tb {
+
+using Params = std::map<std::string, uint64_t>;
+Params parse_params(const std::string& s);  // "A=1,B=0x10" -> {A:1, B:16}
+
+struct Options {
+  std::string block, set;
+  uint64_t seed = 1;
+  uint64_t cycles = 1000000;
+  std::string bins;              // coverage bins file ("" = no coverage check)
+  std::string out = ".";         // where reports and waveforms go
+  bool wave = true;              // on a mismatch, re-run with tracing to write a VCD
+  int64_t wave_from = -1;        // >= 0: trace from this cycle (set by the re-run)
+  unsigned min_hits = 10;
+  bool quiet = false;
+  std::vector<std::string> argv; // for the re-run
+};
+Options parse_args(int argc, char** argv, const std::string& block);
+
+// Exit codes of a bench.
+enum Exit : int { kPass = 0, kUsage = 2, kMismatch = 3, kCoverage = 4, kStimulus = 5 };
+
+// Deterministic stimulus randomness (xoroshiro-free, fully specified: splitmix64).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed ^ 0xD1B54A32D192ED03ull) {}
+  uint64_t next() {
+    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint64_t below(uint64_t n) { return n ? static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64) : 0; }
+  uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }  // inclusive
+  bool chance(unsigned percent) { return below(100) < percent; }
+
+ private:
+  uint64_t s_;
+};
+
+class Coverage {
+ public:
+  void hit(const std::string& bin, uint64_t n = 1) { hits_[bin] += n; }
+  uint64_t count(const std::string& bin) const {
+    auto it = hits_.find(bin);
+    return it == hits_.end() ? 0 : it->second;
+  }
+  // Checks every bin of `file` that applies to `set` against min_hits; bins hit but not
+  // listed are an error too (a renamed bin must not silently stop being checked).
+  bool check(const std::string& file, const std::string& set, unsigned min_hits, std::ostream& os) const;
+  void write(const std::string& path) const;
+
+ private:
+  std::map<std::string, uint64_t> hits_;
+};
+
+std::string hex(uint64_t v);
+void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd);
+
+template <class B>
+int run_lockstep(const Options& o, const Params& params) {
+  using In = typename B::In;
+  using Out = typename B::Out;
+  const std::string seed_arg = "+verilator+seed+" + std::to_string(o.seed % 2147483647 + 1);
+  const char* vargs[] = {"tb", "+verilator+rand+reset+2", seed_arg.c_str()};
+  Verilated::commandArgs(3, vargs);
+#if LL_TRACE
+  if (o.wave_from >= 0) Verilated::traceEverOn(true);
+#endif
+  Coverage cov;
+  std::unique_ptr<B> bench;
+  try {
+    bench = std::make_unique<B>(params, o.seed, cov);
+  } catch (const std::exception& e) {
+    std::cerr << "tb " << o.block << " " << o.set << ": bad parameter set: " << e.what() << "\n";
+    return kUsage;
+  }
+  sc_signal<bool> clk{"clk"};
+  bench->dut().clk_i(clk);
+  bench->bind();
+#if LL_TRACE
+  std::unique_ptr<VerilatedVcdSc> tfp;
+#endif
+  sc_start(SC_ZERO_TIME);
+#if LL_TRACE
+  const std::string vcd = o.out + "/" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".vcd";
+  if (o.wave_from >= 0) {
+    tfp = std::make_unique<VerilatedVcdSc>();
+    bench->dut().trace(tfp.get(), 99);
+  }
+#else
+  const std::string vcd;
+#endif
+
+  Rng sched(o.seed * 7919 + 17);
+  const uint64_t init_reset = 4;
+  // Three resets in the middle of traffic, each 4..8 cycles long, at random cycles.
+  uint64_t mid_at[3], mid_len[3];
+  for (int k = 0; k < 3; ++k) {
+    mid_at[k] = (k + 1) * o.cycles / 4 + sched.below(o.cycles / 8 + 1);
+    mid_len[k] = sched.range(4, 8);
+  }
+  auto in_mid_reset = [&](uint64_t c) {
+    for (int k = 0; k < 3; ++k)
+      if (c >= mid_at[k] && c < mid_at[k] + mid_len[k]) return true;
+    return false;
+  };
+  const sc_time half(1, SC_NS);
+  uint64_t valid_cycles = 0, live_cycles = 0, compared = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  for (uint64_t c = 0; c < o.cycles; ++c) {
+    const bool in_reset = c < init_reset || in_mid_reset(c);
+    In in = bench->stimulus(c, in_reset);
+    in.rst_n = !in_reset;
+    bench->drive(in);
+    clk.write(false);
+    sc_start(half);
+#if LL_TRACE
+    if (tfp && !tfp->isOpen() && static_cast<int64_t>(c) >= o.wave_from) tfp->open(vcd.c_str());
+#endif
+    if (c > 0) {  // the DUT's state is defined from the first reset edge on
+      const Out act = bench->sample();
+      const Out exp = bench->expected(in);
+      ++compared;
+      if (!B::equal(act, exp)) {
+        std::cout << "MISMATCH in tb " << o.block << " set " << o.set << " seed " << o.seed
+                  << " at cycle " << c << "\n  inputs:   " << B::show(in)
+                  << "\n  expected: " << B::show(exp) << "\n  actual:   " << B::show(act) << "\n";
+#if LL_TRACE
+        if (tfp) {
+          tfp->flush();
+          tfp->close();
+        } else if (o.wave) {
+          re_run_with_wave(o, c, vcd);
+        }
+#endif
+        std::cout << "1 failed: lockstep mismatch\n";
+        return kMismatch;
+      }
+    }
+    if (!in_reset) {
+      ++live_cycles;
+      if (B::valid(in)) ++valid_cycles;
+    }
+    if (in_mid_reset(c) && B::valid(in)) cov.hit("reset_mid_traffic");
+    bench->tick(in);
+    clk.write(true);
+    sc_start(half);
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  bench->dut().final();
+
+  int rc = kPass;
+  const double vf = live_cycles ? static_cast<double>(valid_cycles) / live_cycles : 0.0;
+  std::cout << "tb " << o.block << " set " << o.set << " seed " << o.seed << ": " << compared
+            << " cycles compared, 0 mismatches, " << static_cast<uint64_t>(compared / secs)
+            << " cycles/s, inputs valid on " << static_cast<int>(vf * 100 + 0.5) << "% of cycles\n";
+  if (vf < 0.5) {
+    std::cout << "  FAIL: inputs valid on fewer than 50% of live cycles\n";
+    rc = kStimulus;
+  }
+  cov.write(o.out + "/coverage_" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".txt");
+  if (!o.bins.empty() && !cov.check(o.bins, o.set, o.min_hits, std::cout)) rc = rc ? rc : kCoverage;
+  std::cout << (rc == kPass ? "1 passed, 0 failed" : "0 passed, 1 failed") << "\n";
+  return rc;
+}
+
+}  // namespace ll::tb
+
+// Each bench's sc_main. The bench file defines LL_TB_BENCH (its class template) and
+// includes the generated tb_sets.h, which defines LL_TB_SETS(X) as one
+// X(name, VerilatedTop, "Param=value,...") per parameter set, and LL_TB_SET_NAMES.
+#define LL_TB_DISPATCH_ONE(name, V, params) \
+  if (opt.set == #name) return ll::tb::run_lockstep<LL_TB_BENCH<V>>(opt, ll::tb::parse_params(params));
+#define LL_TB_MAIN(block)                                                                    \
+  int sc_main(int argc, char** argv) {                                                       \
+    const auto opt = ll::tb::parse_args(argc, argv, block);                                  \
+    LL_TB_SETS(LL_TB_DISPATCH_ONE)                                                           \
+    std::cerr << "tb " block ": unknown --set '" << opt.set << "' (sets: " LL_TB_SET_NAMES ")\n"; \
+    return ll::tb::kUsage;                                                                   \
+  }
