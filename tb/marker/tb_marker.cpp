@@ -154,6 +154,8 @@ class MarkerBench {
         ops_.push_back({regs::QMAP_WRITE, q | (static_cast<uint32_t>(rng_.below(cfg_.Profiles)) << 16)});
       }
       if (rng_.chance(30)) ops_.push_back({regs::CNT_CLEAR, static_cast<uint32_t>(rng_.range(1, 7))});
+      if (rng_.chance(10)) ops_.push_back({regs::PROFILE_COMMIT, static_cast<uint32_t>(rng_.range(cfg_.Profiles, 255))});
+      if (rng_.chance(10)) ops_.push_back({regs::QMAP_WRITE, static_cast<uint32_t>(rng_.range(cfg_.Queues, 0xFFFF))});
       next_reprogram_ = cycle + 500 + rng_.below(1000);
     }
     if (!ops_.empty() && rng_.chance(60)) {
