@@ -74,7 +74,8 @@ function(ll_lockstep_tb)
       add_test(NAME tb.${A_BLOCK}.${name}.seed${seed}
         COMMAND ${exe} --set ${name} --seed ${seed} --cycles ${A_CYCLES}
                 --bins ${CMAKE_CURRENT_SOURCE_DIR}/coverage_bins.txt --out ${CMAKE_CURRENT_BINARY_DIR})
-      set_tests_properties(tb.${A_BLOCK}.${name}.seed${seed} PROPERTIES LABELS "tb;tb.${A_BLOCK}")
+      set_tests_properties(tb.${A_BLOCK}.${name}.seed${seed} PROPERTIES LABELS "tb;tb.${A_BLOCK}"
+        ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
     endforeach()
   endforeach()
   string(STRIP "${names}" names)

@@ -26,7 +26,7 @@ Params parse_params(const std::string& s) {
 
 static void usage(const std::string& block) {
   std::cerr << "usage: tb_" << block
-            << " --set NAME [--seed N] [--cycles N] [--bins FILE] [--out DIR] [--no-wave]\n"
+            << " --set NAME [--seed N] [--cycles N] [--bins FILE] [--out DIR] [--no-wave] | --list-sets\n"
                "  runs the RTL and the golden model in lockstep and stops at the first mismatch\n"
                "  exit codes: 0 pass, 2 usage, 3 mismatch, 4 coverage short, 5 stimulus rule broken\n";
 }
@@ -54,6 +54,7 @@ Options parse_args(int argc, char** argv, const std::string& block) {
       else if (a == "--no-wave") o.wave = false;
       else if (a == "--wave-from") o.wave_from = std::stoll(need(i), nullptr, 0);
       else if (a == "--min-hits") o.min_hits = static_cast<unsigned>(std::stoul(need(i)));
+      else if (a == "--list-sets") o.list_sets = true;
       else if (a == "--help" || a == "-h") { usage(block); std::exit(0); }
       else {
         std::cerr << "tb_" << block << ": unknown argument '" << a << "'\n";
@@ -65,7 +66,7 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     std::cerr << "tb_" << block << ": a numeric argument is not a number\n";
     std::exit(kUsage);
   }
-  if (o.set.empty()) {
+  if (o.set.empty() && !o.list_sets) {
     std::cerr << "tb_" << block << ": --set is required\n";
     usage(block);
     std::exit(kUsage);

@@ -35,7 +35,7 @@ struct Options {
   bool wave = true;              // on a mismatch, re-run with tracing to write a VCD
   int64_t wave_from = -1;        // >= 0: trace from this cycle (set by the re-run)
   unsigned min_hits = 10;
-  bool quiet = false;
+  bool list_sets = false;        // print the parameter sets and exit
   std::vector<std::string> argv; // for the re-run
 };
 Options parse_args(int argc, char** argv, const std::string& block);
@@ -199,6 +199,7 @@ int run_lockstep(const Options& o, const Params& params) {
 #define LL_TB_MAIN(block)                                                                    \
   int sc_main(int argc, char** argv) {                                                       \
     const auto opt = ll::tb::parse_args(argc, argv, block);                                  \
+    if (opt.list_sets) { std::cout << LL_TB_SET_NAMES << "\n"; return 0; }                  \
     LL_TB_SETS(LL_TB_DISPATCH_ONE)                                                           \
     std::cerr << "tb " block ": unknown --set '" << opt.set << "' (sets: " LL_TB_SET_NAMES ")\n"; \
     return ll::tb::kUsage;                                                                   \

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""RTL lint flow: every module of every block elaborated as its own top by three tools.
+
+  verilator --lint-only -Wall   (waivers: the block's .vlt files, each with a reason)
+  iverilog -g2012               (must compile; its warnings are printed)
+  yosys read_verilog -sv -noautowire; hierarchy -check; proc; check -assert
+
+Usage: lint.py [block ...]   (default: common and every folder of rtl/)
+Exit 1 if any tool fails on any module.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RTL = os.path.join(ROOT, "rtl")
+# iverilog 11 notes these on valid code; they are limitations of the tool, not findings.
+IVERILOG_NOISE = re.compile(r"sorry: constant selects in always_\* processes|cannot be synthesized")
+
+
+def files_for(block):
+    pk = sorted(glob.glob(f"{RTL}/common/*_pkg.sv"))
+    if block != "common":
+        pk += sorted(glob.glob(f"{RTL}/{block}/*_pkg.sv"))
+    rest = sorted(glob.glob(f"{RTL}/common/*.sv"))
+    if block != "common":
+        rest += sorted(glob.glob(f"{RTL}/{block}/*.sv"))
+    return pk + [f for f in rest if f not in pk]
+
+
+def modules_of(block):
+    mods = []
+    for f in sorted(glob.glob(f"{RTL}/{block}/*.sv")):
+        m = re.search(r"^\s*module\s+(\w+)", open(f).read(), re.M)
+        if m:
+            mods.append(m.group(1))
+    return mods
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    return p.returncode, p.stdout
+
+
+def main():
+    blocks = sys.argv[1:] or ["common"] + sorted(
+        d for d in os.listdir(RTL) if os.path.isdir(os.path.join(RTL, d)) and d != "common")
+    t0 = time.time()
+    bad = 0
+    checks = 0
+    for b in blocks:
+        if not os.path.isdir(os.path.join(RTL, b)):
+            print(f"lint: error: no rtl/{b}/", file=sys.stderr)
+            return 2
+        files = [os.path.relpath(f, ROOT) for f in files_for(b)]
+        vlt = sorted(os.path.relpath(f, ROOT) for f in glob.glob(f"{RTL}/{b}/*.vlt") + glob.glob(f"{RTL}/common/*.vlt"))
+        for m in modules_of(b):
+            res = []
+            rc, out = run(["verilator", "--lint-only", "-Wall", *vlt, *files, "--top-module", m])
+            res.append(("verilator", rc, out))
+            with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
+                rc, out = run(["iverilog", "-g2012", "-o", tmp.name, "-s", m, *files])
+            out = "\n".join(l for l in out.splitlines() if not IVERILOG_NOISE.search(l))
+            res.append(("iverilog", rc, out))
+            script = (f"read_verilog -sv -noautowire {' '.join(files)}; "
+                      f"hierarchy -check -top {m}; proc; check -assert")
+            rc, out = run(["yosys", "-q", "-p", script])
+            out = "\n".join(l for l in out.splitlines() if "Replacing memory" not in l)
+            res.append(("yosys", rc, out))
+            status = []
+            for tool, rc, out in res:
+                checks += 1
+                if rc != 0:
+                    bad += 1
+                    status.append(f"{tool} FAIL")
+                    print(f"--- {b}/{m}: {tool} failed:\n{out.strip()}")
+                else:
+                    status.append(f"{tool} ok")
+                    if out.strip():
+                        print(f"--- {b}/{m}: {tool} notes:\n{out.strip()}")
+            print(f"lint: {b:8s} {m:24s} " + ", ".join(status), flush=True)
+    print(f"lint: {checks - bad}/{checks} tool runs clean in {time.time() - t0:.0f} s")
+    print(f"{checks - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

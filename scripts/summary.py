@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Print the demo's summary from what the flows just produced (no numbers of its own).
+
+Reads the lockstep bench lines from CTest's last log and the smoke synthesis results.
+Usage: summary.py [BUILD_DIR]
+"""
+import json
+import os
+import re
+import sys
+
+build = sys.argv[1] if len(sys.argv) > 1 else "build"
+log = os.path.join(build, "Testing", "Temporary", "LastTest.log")
+print("\n================ lossless: summary of this run ================")
+if os.path.exists(log):
+    text = open(log, errors="replace").read()
+    runs = re.findall(r"^tb (\S+) set (\S+) seed (\d+): (\d+) cycles compared, (\d+) mismatches, "
+                      r"(\d+) cycles/s, inputs valid on (\d+)% of cycles\n\s+coverage: (\d+)/(\d+) bins", text, re.M)
+    print("Lockstep RTL vs golden model (make tb):")
+    for b, s, seed, n, mm, rate, valid, hit, bins in runs:
+        print(f"  {b:7s} set {s} seed {seed}: {int(n):>10,} cycles compared, {mm} mismatches, "
+              f"{int(rate) / 1e6:4.2f} M cycles/s, valid {valid}%, coverage {hit}/{bins} bins >= 10 hits")
+    if not runs:
+        print("  (no bench results in the last CTest log)")
+else:
+    print(f"(no CTest log at {log})")
+smoke = os.path.join(build, "synth", "smoke.json")
+if os.path.exists(smoke):
+    print("Synthesis, one configuration per block (make synth for all):")
+    for r in json.load(open(smoke)):
+        fm = r.get("ice40_fmax_mhz")
+        print(f"  {r['block']:7s} {r['config']:10s}: {r['nand2_eq']:>7,} NAND2-eq ({r['area_um2']:,.0f} um^2 IHP SG13G2), "
+              f"{r['memory_bits']:,} memory bits, ABC delay {r['abc_delay_ps']:,.0f} ps, "
+              f"xc7 {r['xc7_lut']} LUT / {r['xc7_ff']} FF, iCE40 {r.get('ice40_lc')} LC @ "
+              f"{'n/a' if fm is None else f'{fm:.1f}'} MHz")
+print("===============================================================")
