@@ -117,14 +117,15 @@ int run_lockstep(const Options& o, const Params& params) {
 
   Rng sched(o.seed * 7919 + 17);
   const uint64_t init_reset = 4;
-  // Three resets in the middle of traffic, each 4..8 cycles long, at random cycles.
-  uint64_t mid_at[3], mid_len[3];
-  for (int k = 0; k < 3; ++k) {
-    mid_at[k] = (k + 1) * o.cycles / 4 + sched.below(o.cycles / 8 + 1);
+  // Five resets in the middle of traffic, each 4..8 cycles long, at random cycles.
+  constexpr int kMidResets = 5;
+  uint64_t mid_at[kMidResets], mid_len[kMidResets];
+  for (int k = 0; k < kMidResets; ++k) {
+    mid_at[k] = (k + 1) * o.cycles / (kMidResets + 1) + sched.below(o.cycles / (4 * kMidResets) + 1);
     mid_len[k] = sched.range(4, 8);
   }
   auto in_mid_reset = [&](uint64_t c) {
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < kMidResets; ++k)
       if (c >= mid_at[k] && c < mid_at[k] + mid_len[k]) return true;
     return false;
   };
