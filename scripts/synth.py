@@ -383,8 +383,15 @@ def main():
     else:
         for r in results:
             write_report(r, os.path.join(ROOT, "synth", "reports", r["block"]))
-        if not a.block and not a.config:
-            update_readme(results)
+        # the README table lists every committed report, in configs.json order
+        allr = []
+        for b in sorted(os.path.basename(os.path.dirname(p))
+                        for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json"))):
+            for c in load_configs(b)["configs"]:
+                rp = os.path.join(ROOT, "synth", "reports", b, c["name"] + ".json")
+                if os.path.exists(rp):
+                    allr.append(json.load(open(rp)))
+        update_readme(allr)
         print("\n" + table(results))
     print(f"synth: {len(results)} configurations in {time.time() - t0:.0f} s")
     print(f"{len(results)} passed, {failed} failed")

@@ -101,27 +101,41 @@ double Profile::probability(uint32_t q) const {
   return p > 1.0 ? 1.0 : p;
 }
 
-DecideResult decide_core(const Profile& p, unsigned qw, bool deq, uint32_t qlen, bool ect,
-                         bool lossless, uint64_t avg, uint64_t rand48) {
-  DecideResult r{};
-  const unsigned aw = qw + kEwmaFrac;
-  // EWMA: diff is a (QW+9)-bit signed value; >>> w is an arithmetic shift.
+Ewma ewma_stage(bool ewma_mode, uint32_t w, bool deq, uint32_t qlen, uint64_t avg, unsigned qw) {
+  Ewma r{};
+  // diff is a (QW+9)-bit signed value; >>> w is an arithmetic shift (g++ defines >> on
+  // negative values as arithmetic, as C++20 requires).
   const int64_t diff = static_cast<int64_t>(static_cast<uint64_t>(qlen) << kEwmaFrac) -
                        static_cast<int64_t>(avg);
-  const int64_t step = diff >> p.w;  // arithmetic on two's complement (C++20 semantics, g++ too)
-  r.avg = deq ? avg : (static_cast<uint64_t>(static_cast<int64_t>(avg) + step) & mask(aw));
-  const uint64_t qeff = p.ewma ? (r.avg >> kEwmaFrac) : qlen;
-  const bool above = qeff > p.kmax;
-  const bool linear = qeff > p.kmin;
-  const uint64_t excess = (qeff - p.kmin) & mask(qw);
-  const uint64_t prod = excess * p.m;  // QW + 16 <= 48 bits
-  const unsigned ee = p.e > kMaxE ? kMaxE : p.e;
-  const uint64_t rr = rand48 >> (kMaxE - ee);
-  const bool hit = above || (linear && rr < prod);
-  const bool congested = p.enable && (deq == p.deq) && hit;
-  r.mark = congested && ect;
-  r.drop = congested && !ect && !lossless && p.drop;
+  const int64_t step = diff >> (w & 0xF);
+  r.avg = deq ? avg : (static_cast<uint64_t>(static_cast<int64_t>(avg) + step) & mask(qw + kEwmaFrac));
+  r.qeff = ewma_mode ? static_cast<uint32_t>(r.avg >> kEwmaFrac) : qlen;
   return r;
+}
+
+Thresh thresh_stage(const Profile& p, unsigned qw, bool deq, uint32_t qeff, bool ect, bool lossless) {
+  Thresh t{};
+  t.above = qeff > p.kmax;
+  t.linear = qeff > p.kmin;
+  t.excess = static_cast<uint32_t>((static_cast<uint64_t>(qeff) - p.kmin) & mask(qw));
+  const bool active = p.enable && (deq == p.deq);
+  t.act_mark = active && ect;
+  t.act_drop = active && !ect && !lossless && p.drop;
+  return t;
+}
+
+bool prob_stage(bool above, bool linear, uint64_t prod, uint32_t e, uint64_t rand48) {
+  const unsigned ee = e > kMaxE ? kMaxE : e;
+  const uint64_t r = rand48 >> (kMaxE - ee);
+  return above || (linear && r < prod);
+}
+
+DecideResult decide_core(const Profile& p, unsigned qw, bool deq, uint32_t qlen, bool ect,
+                         bool lossless, uint64_t avg, uint64_t rand48) {
+  const Ewma ew = ewma_stage(p.ewma, p.w, deq, qlen, avg, qw);
+  const Thresh t = thresh_stage(p, qw, deq, ew.qeff, ect, lossless);
+  const bool hit = prob_stage(t.above, t.linear, static_cast<uint64_t>(t.excess) * (p.m & 0xFFFF), p.e, rand48);
+  return DecideResult{ew.avg, hit && t.act_mark, hit && t.act_drop};
 }
 
 Model::Model(const Config& cfg)
@@ -169,7 +183,7 @@ Outputs Model::eval(const Inputs& in) const {
 }
 
 void Model::tick(const Inputs& in) {
-  // ---- combinational values before the edge (as in the RTL)
+  // ---- combinational values before the edge, named as in the RTL
   const bool init_done = sweep_.done();
   const bool adv = !dec_valid_ || in.dec_ready;
   const bool accept = in.ev_valid && init_done && adv;
@@ -181,18 +195,20 @@ void Model::tick(const Inputs& in) {
   const uint32_t qmap_prof = (in.cfg_wdata >> 16) & 0xFF;
   const bool qmap_wr = cfg_wr && in.cfg_addr == regs::QMAP_WRITE && qmap_queue < cfg_.Queues &&
                        qmap_prof < cfg_.Profiles;
-
-  const uint64_t avg_old =
-      (fwd_valid_ && fwd_queue_ == s1_queue_) ? fwd_avg_ : ewma_.rdata();
+  // S1
+  const uint64_t avg_old = (fwd_valid_ && fwd_queue_ == s1_queue_) ? fwd_avg_ : ewma_.rdata();
   const uint32_t pid_rd = qmap_.rdata();
-  const uint32_t pid = pid_rd < cfg_.Profiles ? pid_rd : 0;
-  const uint64_t rnd = prng_.peek();
-  const DecideResult d = decide_core(prof_[pid], cfg_.QW, s1_deq_, s1_qlen_, s1_ect_,
-                                     s1_lossless_, avg_old, rnd >> 16);
+  const Profile& prof = prof_[pid_rd < cfg_.Profiles ? pid_rd : 0];
+  const Ewma ew = ewma_stage(prof.ewma, prof.w, s1_deq_, s1_qlen_, avg_old, cfg_.QW);
   const bool s1v = s1_valid_;
-  const uint32_t s1q = s1_queue_;
-  const bool leave = s1v && adv;
-  const bool s1_wb = leave && !s1_deq_;
+  const bool s1_wb = s1v && adv && !s1_deq_;
+  // S2
+  const Thresh th = thresh_stage(s2_.prof, cfg_.QW, s2_.deq, s2_.qeff, s2_.ect, s2_.lossless);
+  // S4 (its pre-edge contents feed the output register)
+  const S4 s4_old = s4_;
+  const bool leave = s4_.valid && adv;
+  const bool hit = prob_stage(s4_.above, s4_.linear, s4_.prod, s4_.e, prng_.peek() >> 16);
+  const bool mark = hit && s4_.act_mark, drop = hit && s4_.act_drop;
   const bool clr = cfg_wr && in.cfg_addr == regs::CNT_CLEAR;
   const uint32_t rd = read_reg(in.cfg_addr);
 
@@ -201,9 +217,40 @@ void Model::tick(const Inputs& in) {
   const uint32_t sweep_addr = static_cast<uint32_t>(sweep_.addr());
   qmap_.clock(accept, in.ev_queue & qidx_mask, sweep_we || qmap_wr,
               sweep_we ? sweep_addr : (qmap_queue & qidx_mask), sweep_we ? 0u : qmap_prof);
-  ewma_.clock(accept, in.ev_queue & qidx_mask, sweep_we || s1_wb, sweep_we ? sweep_addr : s1q,
-              sweep_we ? 0ull : d.avg);
-  // registers without reset
+  ewma_.clock(accept, in.ev_queue & qidx_mask, sweep_we || s1_wb, sweep_we ? sweep_addr : s1_queue_,
+              sweep_we ? 0ull : ew.avg);
+  // ---- registers without reset (payloads), in pipeline order from the back
+  if (adv && s3_.valid) {
+    s4_.queue = s3_.queue;
+    s4_.above = s3_.above;
+    s4_.linear = s3_.linear;
+    s4_.prod = static_cast<uint64_t>(s3_.excess) * s3_.m;
+    s4_.e = s3_.e;
+    s4_.act_mark = s3_.act_mark;
+    s4_.act_drop = s3_.act_drop;
+  }
+  if (adv && s2_.valid) {
+    s3_.queue = s2_.queue;
+    s3_.above = th.above;
+    s3_.linear = th.linear;
+    s3_.excess = th.excess;
+    s3_.m = s2_.prof.m;
+    s3_.e = s2_.prof.e;
+    s3_.act_mark = th.act_mark;
+    s3_.act_drop = th.act_drop;
+  }
+  if (adv && s1v) {
+    s2_.deq = s1_deq_;
+    s2_.ect = s1_ect_;
+    s2_.lossless = s1_lossless_;
+    s2_.queue = s1_queue_;
+    s2_.qeff = ew.qeff;
+    s2_.prof = prof;
+  }
+  if (s1_wb) {
+    fwd_queue_ = s1_queue_;
+    fwd_avg_ = ew.avg;
+  }
   if (accept) {
     s1_deq_ = in.ev_deq;
     s1_queue_ = in.ev_queue & qidx_mask;
@@ -211,16 +258,12 @@ void Model::tick(const Inputs& in) {
     s1_ect_ = in.ev_ect;
     s1_lossless_ = in.ev_lossless;
   }
-  if (s1_wb) {
-    fwd_queue_ = s1q;
-    fwd_avg_ = d.avg;
-  }
 
   if (!in.rst_n) {
     stage_kmin_ = stage_kmax_ = stage_slope_ = stage_flags_ = 0;
     for (auto& p : prof_) p = Profile{};
     sweep_.reset();
-    s1_valid_ = false;
+    s1_valid_ = s2_.valid = s3_.valid = s4_.valid = false;
     fwd_valid_ = false;
     prng_.reset();
     dec_valid_ = dec_mark_ = dec_drop_ = false;
@@ -233,6 +276,7 @@ void Model::tick(const Inputs& in) {
     return;
   }
 
+  // ---- registers with reset
   if (cfg_wr) {
     switch (in.cfg_addr) {
       case regs::STAGE_KMIN: stage_kmin_ = in.cfg_wdata; break;
@@ -245,18 +289,21 @@ void Model::tick(const Inputs& in) {
   if (commit && commit_idx < cfg_.Profiles)
     prof_[commit_idx] = unpack(stage_kmin_, stage_kmax_, stage_slope_, stage_flags_, cfg_.QW);
   sweep_.clock();
-  if (adv) s1_valid_ = accept;
   if (s1_wb) fwd_valid_ = true;
   if (leave) prng_.advance();
   if (adv) {
-    dec_valid_ = s1v;
-    dec_queue_ = s1v ? s1q : 0;
-    dec_mark_ = s1v && d.mark;
-    dec_drop_ = s1v && d.drop;
+    dec_valid_ = s4_old.valid;
+    dec_queue_ = s4_old.valid ? s4_old.queue : 0;
+    dec_mark_ = s4_old.valid && mark;
+    dec_drop_ = s4_old.valid && drop;
+    s4_.valid = s3_.valid;
+    s3_.valid = s2_.valid;
+    s2_.valid = s1v;
+    s1_valid_ = accept;
   }
   cnt_dec_.clock(clr && (in.cfg_wdata & 1), leave);
-  cnt_mark_.clock(clr && (in.cfg_wdata & 2), leave && d.mark);
-  cnt_drop_.clock(clr && (in.cfg_wdata & 4), leave && d.drop);
+  cnt_mark_.clock(clr && (in.cfg_wdata & 2), leave && mark);
+  cnt_drop_.clock(clr && (in.cfg_wdata & 4), leave && drop);
   rdata_ = in.cfg_re ? rd : 0;
   rvalid_ = in.cfg_re;
 }

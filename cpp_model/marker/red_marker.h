@@ -77,7 +77,25 @@ struct Outputs {
 
 enum class Verdict { Pass, Mark, Drop };
 
-// The combinational decision (rtl/marker/red_marker_decide.sv).
+// Stage S1 (rtl/marker/red_marker_ewma.sv): EWMA update and the length judged.
+struct Ewma {
+  uint64_t avg;   // EWMA after the event (QW.8)
+  uint32_t qeff;  // queue length the decision uses
+};
+Ewma ewma_stage(bool ewma_mode, uint32_t w, bool deq, uint32_t qlen, uint64_t avg, unsigned qw);
+
+// Stage S2 (rtl/marker/red_marker_thresh.sv): threshold tests and the action.
+struct Thresh {
+  bool above, linear;
+  uint32_t excess;   // qeff - Kmin (QW bits)
+  bool act_mark, act_drop;
+};
+Thresh thresh_stage(const Profile& p, unsigned qw, bool deq, uint32_t qeff, bool ect, bool lossless);
+
+// Stage S4 (rtl/marker/red_marker_prob.sv): true = congested. prod = excess * M (S3).
+bool prob_stage(bool above, bool linear, uint64_t prod, uint32_t e, uint64_t rand48);
+
+// All stages at once, as the transaction face uses them.
 struct DecideResult {
   uint64_t avg;  // EWMA after the event (QW.8)
   bool mark, drop;
@@ -121,6 +139,20 @@ class Model {
   bool fwd_valid_ = false;
   uint32_t fwd_queue_ = 0;
   uint64_t fwd_avg_ = 0;
+  struct S2 {  // after S1: event, judged length and the profile snapshot
+    bool valid = false, deq = false, ect = false, lossless = false;
+    uint32_t queue = 0, qeff = 0;
+    Profile prof;
+  } s2_;
+  struct S3 {  // after S2: threshold results
+    bool valid = false, above = false, linear = false, act_mark = false, act_drop = false;
+    uint32_t queue = 0, excess = 0, m = 0, e = 0;
+  } s3_;
+  struct S4 {  // after S3: the product
+    bool valid = false, above = false, linear = false, act_mark = false, act_drop = false;
+    uint32_t queue = 0, e = 0;
+    uint64_t prod = 0;
+  } s4_;
   Prng prng_;
   bool dec_valid_ = false, dec_mark_ = false, dec_drop_ = false;
   uint32_t dec_queue_ = 0;

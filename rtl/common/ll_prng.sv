@@ -1,7 +1,8 @@
 // ll_prng: the project's shared random-number primitive.
 //
 // xoroshiro128+ (Blackman & Vigna), one full state step per accepted draw.
-//   rand_o  = s0 + s1            (64 bits, combinational from the state flops)
+//   rand_o  = s0 + s1            (64 bits; kept in its own register, computed from the
+//                                 next state, so the adder is off the consumer's path)
 //   on en_i: s1' = s0 ^ s1
 //            s0' = rotl(s0, 24) ^ s1' ^ (s1' << 16)
 //            s1'' = rotl(s1', 37)
@@ -23,9 +24,9 @@ module ll_prng #(
 );
   localparam logic [63:0] GOLDEN = 64'h9E37_79B9_7F4A_7C15;
 
-  logic [63:0] s0_q, s1_q, s0_d, s1_d, t;
+  logic [63:0] s0_q, s1_q, s0_d, s1_d, t, rand_q;
 
-  assign rand_o = s0_q + s1_q;
+  assign rand_o = rand_q;
 
   assign t    = s0_q ^ s1_q;
   assign s0_d = {s0_q[39:0], s0_q[63:40]} ^ t ^ {t[47:0], 16'h0000};
@@ -33,11 +34,13 @@ module ll_prng #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      s0_q <= Seed;
-      s1_q <= Seed ^ GOLDEN;
+      s0_q   <= Seed;
+      s1_q   <= Seed ^ GOLDEN;
+      rand_q <= Seed + (Seed ^ GOLDEN);
     end else if (en_i) begin
-      s0_q <= s0_d;
-      s1_q <= s1_d;
+      s0_q   <= s0_d;
+      s1_q   <= s1_d;
+      rand_q <= s0_d + s1_d;
     end
   end
 endmodule

@@ -3,12 +3,16 @@
 // One event per cycle: an enqueue or dequeue of a packet at queue ev_queue_i
 // (queue = port * priorities + priority) with the queue length ev_qlen_i in bytes
 // that the switch wants judged. Every accepted event leaves, in order, as one
-// result (pass / mark / drop) exactly 2 cycles later when dec_ready_i is high.
+// result (pass / mark / drop) on dec_*_o 5 cycles after it was accepted (more only
+// while dec_ready_i holds the pipeline).
 //
 // Pipeline (a stall holds every stage: adv = !dec_valid_o || dec_ready_i)
 //   accept : ev_valid_i && ev_ready_o; RAM reads of qmap[queue] and ewma[queue]
-//   S1     : profile lookup, EWMA update (write-back on enqueue events, with
-//            last-write forwarding), decision with a fresh PRNG draw
+//   S1     : profile lookup (a snapshot of the whole row travels on), EWMA update
+//            and write-back on enqueue events with last-write forwarding (red_marker_ewma)
+//   S2     : threshold tests against Kmin and Kmax (red_marker_thresh)
+//   S3     : (qeff - Kmin) * M
+//   S4     : random test with a fresh PRNG draw (red_marker_prob)
 //   out    : registered result on dec_*_o
 // Tables: qmap (queue -> profile, RAM), ewma (per queue, RAM, QW.8 fixed point),
 // profiles (Profiles rows of flops, loaded atomically from the STAGE_* shadow
@@ -209,41 +213,135 @@ module red_marker #(
   end
   assign avg_old = (fwd_valid_q && fwd_queue_q == s1_queue_q) ? fwd_avg_q : avg_rd;
 
-  // PRNG: one draw per event leaving S1
+  // S1: profile snapshot (the whole row travels on, so a commit never tears a
+  // decision) and the EWMA read-modify-write
+  logic [PidW-1:0] pid;
+  logic [7:0]      flags;
+  logic [QW-1:0]   qeff;
+  assign pid   = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // guard for non-power-of-two Profiles
+  assign flags = prof_flags_q[pid];
+
+  red_marker_ewma #(.QW(QW)) u_ewma_upd (
+    .ewma_i (flags[1]),
+    .w_i    (flags[7:4]),
+    .deq_i  (s1_deq_q),
+    .qlen_i (s1_qlen_q),
+    .avg_i  (avg_old),
+    .avg_o  (avg_new),
+    .qeff_o (qeff)
+  );
+
+  logic             s2_valid_q, s2_deq_q, s2_ect_q, s2_lossless_q;
+  logic [QIdxW-1:0] s2_queue_q;
+  logic [QW-1:0]    s2_qeff_q, s2_kmin_q, s2_kmax_q;
+  logic [15:0]      s2_m_q;
+  logic [5:0]       s2_e_q;
+  logic             s2_enable_q, s2_point_q, s2_drop_en_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) s2_valid_q <= 1'b0;
+    else if (adv) s2_valid_q <= s1_valid_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (adv && s1_valid_q) begin
+      s2_deq_q      <= s1_deq_q;
+      s2_ect_q      <= s1_ect_q;
+      s2_lossless_q <= s1_lossless_q;
+      s2_queue_q    <= s1_queue_q;
+      s2_qeff_q     <= qeff;
+      s2_kmin_q     <= prof_kmin_q[pid];
+      s2_kmax_q     <= prof_kmax_q[pid];
+      s2_m_q        <= prof_m_q[pid];
+      s2_e_q        <= prof_e_q[pid];
+      s2_enable_q   <= flags[0];
+      s2_point_q    <= flags[2];
+      s2_drop_en_q  <= flags[3];
+    end
+  end
+
+  // S2: threshold tests
+  logic          above, linear, act_mark, act_drop;
+  logic [QW-1:0] excess;
+  red_marker_thresh #(.QW(QW)) u_thresh (
+    .kmin_i      (s2_kmin_q),
+    .kmax_i      (s2_kmax_q),
+    .enable_i    (s2_enable_q),
+    .deq_point_i (s2_point_q),
+    .drop_en_i   (s2_drop_en_q),
+    .deq_i       (s2_deq_q),
+    .qeff_i      (s2_qeff_q),
+    .ect_i       (s2_ect_q),
+    .lossless_i  (s2_lossless_q),
+    .above_o     (above),
+    .linear_o    (linear),
+    .excess_o    (excess),
+    .act_mark_o  (act_mark),
+    .act_drop_o  (act_drop)
+  );
+
+  logic             s3_valid_q, s3_above_q, s3_linear_q, s3_act_mark_q, s3_act_drop_q;
+  logic [QIdxW-1:0] s3_queue_q;
+  logic [QW-1:0]    s3_excess_q;
+  logic [15:0]      s3_m_q;
+  logic [5:0]       s3_e_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) s3_valid_q <= 1'b0;
+    else if (adv) s3_valid_q <= s2_valid_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (adv && s2_valid_q) begin
+      s3_queue_q    <= s2_queue_q;
+      s3_above_q    <= above;
+      s3_linear_q   <= linear;
+      s3_excess_q   <= excess;
+      s3_m_q        <= s2_m_q;
+      s3_e_q        <= s2_e_q;
+      s3_act_mark_q <= act_mark;
+      s3_act_drop_q <= act_drop;
+    end
+  end
+
+  // S3: the multiply (excess * M)
+  logic             s4_valid_q, s4_above_q, s4_linear_q, s4_act_mark_q, s4_act_drop_q;
+  logic [QIdxW-1:0] s4_queue_q;
+  logic [QW+15:0]   s4_prod_q;
+  logic [5:0]       s4_e_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) s4_valid_q <= 1'b0;
+    else if (adv) s4_valid_q <= s3_valid_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (adv && s3_valid_q) begin
+      s4_queue_q    <= s3_queue_q;
+      s4_above_q    <= s3_above_q;
+      s4_linear_q   <= s3_linear_q;
+      s4_prod_q     <= s3_excess_q * s3_m_q;
+      s4_e_q        <= s3_e_q;
+      s4_act_mark_q <= s3_act_mark_q;
+      s4_act_drop_q <= s3_act_drop_q;
+    end
+  end
+
+  // S4: the random test, one PRNG draw per event leaving S4
   logic [63:0] rnd;
+  logic        mark, drop, leave;
+  assign leave = s4_valid_q && adv;
   ll_prng #(.Seed(Seed)) u_prng (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .en_i   (s1_valid_q && adv),
+    .en_i   (leave),
     .rand_o (rnd)
   );
 
-  // decision
-  logic [PidW-1:0] pid;
-  logic [7:0]      flags;
-  logic            mark, drop;
-  assign pid   = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // unreachable guard for X-safety
-  assign flags = prof_flags_q[pid];
-
-  red_marker_decide #(.QW(QW)) u_decide (
-    .kmin_i      (prof_kmin_q[pid]),
-    .kmax_i      (prof_kmax_q[pid]),
-    .slope_m_i   (prof_m_q[pid]),
-    .slope_e_i   (prof_e_q[pid]),
-    .enable_i    (flags[0]),
-    .ewma_i      (flags[1]),
-    .deq_point_i (flags[2]),
-    .drop_en_i   (flags[3]),
-    .w_i         (flags[7:4]),
-    .deq_i       (s1_deq_q),
-    .qlen_i      (s1_qlen_q),
-    .ect_i       (s1_ect_q),
-    .lossless_i  (s1_lossless_q),
-    .avg_i       (avg_old),
-    .rand_i      (rnd[63:16]),
-    .avg_o       (avg_new),
-    .mark_o      (mark),
-    .drop_o      (drop)
+  red_marker_prob #(.PW(QW + 16)) u_prob (
+    .above_i    (s4_above_q),
+    .linear_i   (s4_linear_q),
+    .prod_i     (s4_prod_q),
+    .slope_e_i  (s4_e_q),
+    .act_mark_i (s4_act_mark_q),
+    .act_drop_i (s4_act_drop_q),
+    .rand_i     (rnd[63:16]),
+    .mark_o     (mark),
+    .drop_o     (drop)
   );
 
   // output register
@@ -253,7 +351,7 @@ module red_marker #(
     if (!rst_ni) begin
       dec_valid_q <= 1'b0;
     end else if (adv) begin
-      dec_valid_q <= s1_valid_q;
+      dec_valid_q <= s4_valid_q;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -262,9 +360,9 @@ module red_marker #(
       dec_mark_q  <= 1'b0;
       dec_drop_q  <= 1'b0;
     end else if (adv) begin
-      dec_queue_q <= s1_valid_q ? s1_queue_q : '0;
-      dec_mark_q  <= s1_valid_q && mark;
-      dec_drop_q  <= s1_valid_q && drop;
+      dec_queue_q <= s4_valid_q ? s4_queue_q : '0;
+      dec_mark_q  <= s4_valid_q && mark;
+      dec_drop_q  <= s4_valid_q && drop;
     end
   end
   assign dec_valid_o = dec_valid_q;
@@ -273,12 +371,11 @@ module red_marker #(
   assign dec_drop_o  = dec_drop_q;
 
   // ---------------------------------------------------------------- counters
-  logic clr_dec, clr_mark, clr_drop, leave;
+  logic clr_dec, clr_mark, clr_drop;
   logic [CntW-1:0] cnt_dec, cnt_mark, cnt_drop;
   assign clr_dec  = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[0];
   assign clr_mark = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[1];
   assign clr_drop = cfg_wr && (cfg_addr_i == marker_regs_pkg::MARKER_CNT_CLEAR) && cfg_wdata_i[2];
-  assign leave    = s1_valid_q && adv;
 
   ll_sat_counter #(.Width(CntW)) u_cnt_dec (
     .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clr_dec), .inc_i (leave), .value_o (cnt_dec));

@@ -71,8 +71,8 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     usage(block);
     std::exit(kUsage);
   }
-  if (o.cycles < 100) {
-    std::cerr << "tb_" << block << ": --cycles must be at least 100\n";
+  if (o.cycles < 10) {
+    std::cerr << "tb_" << block << ": --cycles must be at least 10\n";
     std::exit(kUsage);
   }
   return o;

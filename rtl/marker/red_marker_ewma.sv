@@ -1,0 +1,45 @@
+// red_marker_ewma: EWMA update and the queue length a decision uses (combinational,
+// stage S1 of red_marker).
+//   avg (QW.8 fixed point) += ((q << 8) - avg) >>> W   on enqueue events only
+//   qeff = EWMA mode ? avg >> 8 : q
+// The average does not decay while the queue is idle (dequeue events leave it).
+//
+// Timing: the subtract-then-shift of the formula is rewritten so that both shifts run
+// in parallel and one three-input add follows. With x = q << 8, y = avg, s = W:
+//   (x - y) >>> s = (x >> s) - (y >> s) - borrow,  borrow = (x mod 2^s) < (y mod 2^s)
+// (floor division of a difference), which is exactly the arithmetic shift of the spec;
+// the lockstep bench checks it against the model's direct formula.
+`default_nettype none
+
+module red_marker_ewma #(
+  parameter int QW = 24   // queue-length width in bytes, 8..32
+) (
+  input  wire logic            ewma_i,     // profile decides on the average
+  input  wire logic [3:0]      w_i,        // EWMA weight shift
+  input  wire logic            deq_i,      // dequeue event
+  input  wire logic [QW-1:0]   qlen_i,
+  input  wire logic [QW+7:0]   avg_i,      // stored EWMA before this event
+  output logic      [QW+7:0]   avg_o,      // EWMA after this event
+  output logic      [QW-1:0]   qeff_o
+);
+  initial begin
+    if (QW < 8 || QW > 32) $error("red_marker_ewma: QW must be in 8..32");
+  end
+
+  localparam int AW = QW + 8;
+  logic [AW-1:0] x, xs, ys, xlow, ylow, mask, upd;
+  logic          borrow;
+
+  assign x      = {qlen_i, 8'h00};
+  assign xs     = x >> w_i;
+  assign ys     = avg_i >> w_i;
+  assign mask   = ~({AW{1'b1}} << w_i);
+  assign xlow   = x & mask;
+  assign ylow   = avg_i & mask;
+  assign borrow = xlow < ylow;
+  assign upd    = avg_i + xs - ys - AW'(borrow);
+  assign avg_o  = deq_i ? avg_i : upd;
+  assign qeff_o = ewma_i ? avg_o[QW+7:8] : qlen_i;
+endmodule
+
+`default_nettype wire
