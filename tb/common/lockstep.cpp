@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -64,6 +65,12 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     }
   } catch (const std::exception&) {
     std::cerr << "tb_" << block << ": a numeric argument is not a number\n";
+    std::exit(kUsage);
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  if (ec) {
+    std::cerr << "tb_" << block << ": cannot create --out directory '" << o.out << "': " << ec.message() << "\n";
     std::exit(kUsage);
   }
   if (o.set.empty() && !o.list_sets) {
