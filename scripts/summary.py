@@ -17,7 +17,7 @@ if os.path.exists(log):
     runs = re.findall(r"^tb (\S+) set (\S+) seed (\d+): (\d+) cycles compared, (\d+) mismatches, "
                       r"(\d+) cycles/s, inputs valid on (\d+)% of cycles\n\s+coverage: (\d+)/(\d+) bins", text, re.M)
     print("Lockstep RTL vs golden model (make tb):")
-    for b, s, seed, n, mm, rate, valid, hit, bins in runs:
+    for b, s, seed, n, mm, rate, valid, hit, bins in sorted(runs, key=lambda r: (r[0], r[1], int(r[2]))):
         print(f"  {b:7s} set {s} seed {seed}: {int(n):>10,} cycles compared, {mm} mismatches, "
               f"{int(rate) / 1e6:4.2f} M cycles/s, valid {valid}%, coverage {hit}/{bins} bins >= 10 hits")
     if not runs:
