@@ -41,6 +41,34 @@ def modules_of(block):
     return mods
 
 
+def check_illegal(block, files):
+    """Every combination in rtl/<block>/illegal_params.json must stop elaboration:
+    Yosys must refuse it and Icarus must report the expected $error message."""
+    path = os.path.join(RTL, block, "illegal_params.json")
+    if not os.path.exists(path):
+        return 0, 0
+    import json
+    cases = json.load(open(path))["cases"]
+    ok = 0
+    for c in cases:
+        top, params, expect = c["top"], c["params"], c["expect"]
+        sets = " ".join(f"-set {k} {v}" for k, v in params.items())
+        rc_y, out_y = run(["yosys", "-q", "-p", f"read_verilog -sv -noautowire {' '.join(files)}; "
+                           f"chparam {sets} {top}; hierarchy -check -top {top}"])
+        with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
+            rc_c, out_c = run(["iverilog", "-g2012", "-o", tmp.name, "-s", top,
+                               *[f"-P{top}.{k}={v}" for k, v in params.items()], *files])
+            rc_v, out_v = run(["vvp", "-n", tmp.name]) if rc_c == 0 else (rc_c, out_c)
+        desc = f"{top} {' '.join(f'{k}={v}' for k, v in params.items())}"
+        if rc_y != 0 and expect in out_v:
+            ok += 1
+            print(f"lint: {block:8s} illegal {desc:30s} stopped: {expect}")
+        else:
+            print(f"lint: {block:8s} illegal {desc:30s} NOT STOPPED (yosys rc {rc_y}; icarus said: "
+                  f"{out_v.strip()[:120]})")
+    return ok, len(cases)
+
+
 def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     return p.returncode, p.stdout
@@ -83,6 +111,9 @@ def main():
                     if out.strip():
                         print(f"--- {b}/{m}: {tool} notes:\n{out.strip()}")
             print(f"lint: {b:8s} {m:24s} " + ", ".join(status), flush=True)
+        ok, n = check_illegal(b, files)
+        checks += n
+        bad += n - ok
     print(f"lint: {checks - bad}/{checks} tool runs clean in {time.time() - t0:.0f} s")
     print(f"{checks - bad} passed, {bad} failed")
     return 1 if bad else 0
