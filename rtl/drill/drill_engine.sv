@@ -1,0 +1,576 @@
+// drill_engine: one DRILL forwarding engine (spec: shared/spec/drill.md, design note:
+// docs/drill.md). One packet per cycle in, one decision per cycle out, fixed latency
+// Latency = 5 + (Groups > 0) cycles from acceptance to out_valid_o.
+//
+// Pipeline (no stalls; every stage advances every cycle):
+//   A  : accepted packet registered; group RAM read (Groups > 0)
+//   B  : (Groups > 0 only) weighted hash of the flow over the group's 4 slots picks a
+//        component; component RAM read gives its port mask
+//   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; one 64-bit
+//        PRNG draw (its top D*(clog2(Ports)+10) bits registered)
+//   Q1 : ranks of the d samples in S (uniform, without replacement), or the ECMP /
+//        round-robin rank; round-robin state update
+//   Q2 : rank -> port (k-th set bit); flow-table RAM read (per-flow mode)
+//   Q3 : occupancy of samples and memory from the shared view, minimum with the
+//        documented tie-break, memory update, flow-table pin/repin, output register
+// The memory (m port ids) and the round-robin counter are each read and written in
+// a single stage, so back-to-back packets of one engine always see each other's
+// updates; the flow table (RAM, read in Q2, written in Q3) forwards the last write.
+`default_nettype none
+
+module drill_engine #(
+  parameter int          Ports       = 16,  // output ports N, 2..64
+  parameter int          OccW        = 16,  // queue-occupancy width, 1..32
+  parameter int          D           = 2,   // samples per decision d, 1..4
+  parameter int          M           = 1,   // memory entries m, 0..32
+  parameter int          HashW       = 16,  // flow-hash width, 8..32
+  parameter int          Groups      = 4,   // group-table rows; 0 = no component stage
+  parameter int          Comps       = 8,   // component-table rows, 2..64 (if Groups > 0)
+  parameter int          FlowEntries = 64,  // per-flow table entries, power of 2, 2..65536
+  parameter int          SweepAw     = 6,   // width of the shared sweep address
+  parameter logic [63:0] Seed        = 64'h0123_4567_89AB_CDEF,  // PRNG seed of this engine
+  // derived, do not override
+  parameter int          PortAw      = $clog2(Ports),
+  parameter int          GrpAw       = (Groups > 1) ? $clog2(Groups) : 1
+) (
+  input  wire logic                    clk_i,
+  input  wire logic                    rst_ni,       // synchronous, active low
+  // post-reset sweep (shared ll_init_sweep in drill)
+  input  wire logic                    sweep_we_i,
+  input  wire logic [SweepAw-1:0]      sweep_addr_i,
+  // live mode (captured per packet at acceptance)
+  input  wire logic [2:0]              mode_i,
+  // packet in (accept = valid; the caller gates it with ready)
+  input  wire logic                    in_accept_i,
+  input  wire logic [HashW-1:0]        in_hash_i,
+  input  wire logic [Ports-1:0]        in_mask_i,    // candidate set when !in_grp_en_i
+  input  wire logic                    in_grp_en_i,  // candidate set from the group table
+  input  wire logic [GrpAw-1:0]        in_grp_i,
+  // shared occupancy view, port p at [p*OccW +: OccW]
+  input  wire logic [Ports*OccW-1:0]   occ_view_i,
+  // table writes (commits from the register block)
+  input  wire logic                    grp_we_i,
+  input  wire logic [7:0]              grp_waddr_i,
+  input  wire logic [71:0]             grp_wdata_i,  // {C3,C2,C1,C0 (8b), S3,S2,S1,S0 (10b)}, Ss = W0+..+Ws
+  input  wire logic                    comp_we_i,
+  input  wire logic [7:0]              comp_waddr_i,
+  input  wire logic [Ports-1:0]        comp_wdata_i,
+  // decision out
+  output logic                         out_valid_o,
+  output logic      [PortAw-1:0]       out_port_o,   // 0 when !out_valid_o or empty
+  output logic                         out_empty_o,  // the candidate set was empty
+  output logic      [2:0]              out_kind_o    // counter class: 0..3 = mode, 4 flow new, 5 flow pinned, 6 empty
+);
+  // ---------------------------------------------------------------- parameters
+  localparam int FlowAw = (FlowEntries > 1) ? $clog2(FlowEntries) : 1;
+  localparam int TagW   = HashW - FlowAw;
+  localparam int CntB   = $clog2(Ports + 1);
+  localparam int RandB  = $clog2(Ports) + 10;     // random bits per sample
+  localparam int NB     = (Ports + 7) / 8;
+  localparam int K      = D + M;                  // candidates per decision
+  localparam int MM     = (M > 0) ? M : 1;        // array size for the memory
+  localparam int RkW    = $clog2(K + 1);          // rank width
+  localparam int Hc     = (HashW < 16) ? HashW : 16;  // hash bits for the component choice
+  localparam int CompAw = (Comps > 1) ? $clog2(Comps) : 1;
+  localparam int GrpD   = (Groups > 1) ? Groups : 2;  // RAM depths (unused if Groups == 0)
+  localparam int CompD  = (Comps > 1) ? Comps : 2;
+  localparam int FlowW  = 1 + TagW + PortAw;      // {valid, tag, port}
+
+  // modes and counter classes (values match drill_regs.json)
+  localparam logic [2:0] ModeEcmp = 3'd0, ModeRandom = 3'd1, ModeRr = 3'd2,
+                         ModeDrill = 3'd3, ModeFlow = 3'd4;
+  localparam logic [2:0] KindFlowNew = 3'd4, KindFlowPinned = 3'd5, KindEmpty = 3'd6;
+
+  initial begin
+    if (Ports < 2 || Ports > 64) $error("drill_engine: Ports must be in 2..64");
+    if (OccW < 1 || OccW > 32) $error("drill_engine: OccW must be in 1..32");
+    if (D < 1 || D > 4) $error("drill_engine: D must be in 1..4");
+    if (M < 0 || M > 32) $error("drill_engine: M must be in 0..32");
+    if (D * RandB > 64) $error("drill_engine: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
+    if (HashW < 8 || HashW > 32) $error("drill_engine: HashW must be in 8..32");
+    if (Groups != 0 && (Groups < 2 || Groups > 64)) $error("drill_engine: Groups must be 0 or in 2..64");
+    if (Groups != 0 && (Comps < 2 || Comps > 64)) $error("drill_engine: Comps must be in 2..64");
+    if (FlowEntries < 2 || FlowEntries > 65536 || (FlowEntries & (FlowEntries - 1)) != 0)
+      $error("drill_engine: FlowEntries must be a power of 2 in 2..65536");
+    if (TagW < 1) $error("drill_engine: HashW must exceed log2(FlowEntries)");
+    if ((1 << SweepAw) < FlowEntries || (1 << SweepAw) < Groups || (1 << SweepAw) < Comps)
+      $error("drill_engine: SweepAw too small for the tables");
+    if (PortAw != $clog2(Ports)) $error("drill_engine: PortAw is derived; do not override it");
+    if (GrpAw != ((Groups > 1) ? $clog2(Groups) : 1)) $error("drill_engine: GrpAw is derived; do not override it");
+  end
+
+  // ---------------------------------------------------------------- stage A
+  logic             a_valid_q;
+  logic [2:0]       a_mode_q;
+  logic [HashW-1:0] a_hash_q;
+  logic [Ports-1:0] a_mask_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) a_valid_q <= 1'b0;
+    else         a_valid_q <= in_accept_i;
+  end
+  always_ff @(posedge clk_i) begin
+    a_mode_q   <= mode_i;
+    a_hash_q   <= in_hash_i;
+    a_mask_q   <= in_mask_i;
+  end
+
+  // ---------------------------------------------------------------- stage B (components)
+  logic             s0_valid;
+  logic [2:0]       s0_mode;
+  logic [HashW-1:0] s0_hash;
+  logic [Ports-1:0] s0_set;
+
+  if (Groups > 0) begin : g_comp
+    logic [71:0]      grp_rd;
+    logic [Ports-1:0] comp_rd;
+    logic             a_grp_en_q, a_grp_ok_q;
+
+    always_ff @(posedge clk_i) begin
+      a_grp_en_q <= in_grp_en_i;
+      a_grp_ok_q <= (32'(in_grp_i) < Groups);
+    end
+
+    ll_ram_1r1w #(.Width(72), .Depth(GrpD)) u_grp (
+      .clk_i   (clk_i),
+      .we_i    (sweep_we_i ? (32'(sweep_addr_i) < Groups) : (grp_we_i && (32'(grp_waddr_i) < Groups))),
+      .waddr_i (sweep_we_i ? sweep_addr_i[GrpAw-1:0] : grp_waddr_i[GrpAw-1:0]),
+      .wdata_i (sweep_we_i ? 72'd0 : grp_wdata_i),
+      .re_i    (1'b1),
+      .raddr_i (in_grp_i),
+      .rdata_o (grp_rd)
+    );
+
+    // weighted choice: x = floor(h * W / 2^Hc) in [0, W); slot s is chosen when
+    // W0 + .. + W(s-1) <= x < W0 + .. + Ws. The RAM row holds the prefix sums Ss
+    // (computed at commit time), so no adder is in front of the multiplier.
+    logic [9:0]        wsum;
+    logic [9:0]        x;
+    logic [Hc+9:0]     prod;
+    logic [7:0]        comp_id;
+    logic              comp_ok;
+    always_comb begin
+      logic found;
+      wsum = grp_rd[30 +: 10];
+      prod = (Hc + 10)'(a_hash_q[HashW-1 -: Hc]) * (Hc + 10)'(wsum);
+      x    = prod[Hc +: 10];
+      comp_id = grp_rd[64 +: 8];
+      found   = 1'b0;
+      for (int s = 0; s < 4; s++) begin
+        if (!found && (x < grp_rd[10*s +: 10])) begin
+          comp_id = grp_rd[40 + 8*s +: 8];
+          found   = 1'b1;
+        end
+      end
+      comp_ok = a_grp_en_q && a_grp_ok_q && (wsum != 10'd0) && (32'(comp_id) < Comps);
+    end
+
+    ll_ram_1r1w #(.Width(Ports), .Depth(CompD)) u_comp (
+      .clk_i   (clk_i),
+      .we_i    (sweep_we_i ? (32'(sweep_addr_i) < Comps) : (comp_we_i && (32'(comp_waddr_i) < Comps))),
+      .waddr_i (sweep_we_i ? sweep_addr_i[CompAw-1:0] : comp_waddr_i[CompAw-1:0]),
+      .wdata_i (sweep_we_i ? '0 : comp_wdata_i),
+      .re_i    (1'b1),
+      .raddr_i (comp_id[CompAw-1:0]),
+      .rdata_o (comp_rd)
+    );
+
+    logic             b_valid_q, b_grp_en_q, b_comp_ok_q;
+    logic [2:0]       b_mode_q;
+    logic [HashW-1:0] b_hash_q;
+    logic [Ports-1:0] b_mask_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) b_valid_q <= 1'b0;
+      else         b_valid_q <= a_valid_q;
+    end
+    always_ff @(posedge clk_i) begin
+      b_mode_q    <= a_mode_q;
+      b_hash_q    <= a_hash_q;
+      b_mask_q    <= a_mask_q;
+      b_grp_en_q  <= a_grp_en_q;
+      b_comp_ok_q <= comp_ok;
+    end
+
+    assign s0_valid = b_valid_q;
+    assign s0_mode  = b_mode_q;
+    assign s0_hash  = b_hash_q;
+    assign s0_set   = b_grp_en_q ? (b_comp_ok_q ? comp_rd : '0) : b_mask_q;
+  end else begin : g_nocomp
+    assign s0_valid = a_valid_q;
+    assign s0_mode  = a_mode_q;
+    assign s0_hash  = a_hash_q;
+    assign s0_set   = a_mask_q;
+  end
+
+  // ---------------------------------------------------------------- Q0: prefix counts
+  logic [NB*8-1:0]     s0_pad;
+  logic [(NB+1)*CntB-1:0] s0_cum;  // cum[b] = set bits in bytes 0..b-1; cum[NB] = |S|
+  assign s0_pad = (NB * 8)'(s0_set);
+  always_comb begin
+    logic [CntB-1:0] run;
+    logic [3:0]      pc;
+    run    = '0;
+    s0_cum = '0;
+    for (int b = 0; b < NB; b++) begin
+      // balanced adder tree per byte
+      pc = ((4'(s0_pad[b*8+0]) + 4'(s0_pad[b*8+1])) + (4'(s0_pad[b*8+2]) + 4'(s0_pad[b*8+3])))
+         + ((4'(s0_pad[b*8+4]) + 4'(s0_pad[b*8+5])) + (4'(s0_pad[b*8+6]) + 4'(s0_pad[b*8+7])));
+      run = CntB'(32'(run) + 32'(pc));
+      s0_cum[(b+1)*CntB +: CntB] = run;
+    end
+  end
+
+  // PRNG: one draw per packet, in every mode, taken in Q0 and registered (so the
+  // 64-bit adder of xoroshiro128+ is not in front of the Q1 multipliers)
+  logic [63:0] rnd;
+  ll_prng #(.Seed(Seed)) u_prng (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (s0_valid),
+    .rand_o (rnd)
+  );
+
+  logic                   r1_valid_q;
+  logic [2:0]             r1_mode_q;
+  logic [HashW-1:0]       r1_hash_q;
+  logic [Ports-1:0]       r1_set_q;
+  logic [(NB+1)*CntB-1:0] r1_cum_q;
+  logic [D*RandB-1:0]     r1_rnd_q;   // the top D*RandB bits of the draw
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) r1_valid_q <= 1'b0;
+    else         r1_valid_q <= s0_valid;
+  end
+  always_ff @(posedge clk_i) begin
+    r1_mode_q <= s0_mode;
+    r1_hash_q <= s0_hash;
+    r1_set_q  <= s0_set;
+    r1_cum_q  <= s0_cum;
+    r1_rnd_q  <= rnd[63 -: D*RandB];
+  end
+
+  // ---------------------------------------------------------------- Q1: ranks
+  logic [CntB-1:0] r1_cnt;
+  assign r1_cnt = r1_cum_q[NB*CntB +: CntB];
+
+  // ECMP operand: the flow hash bit-reversed (decorrelated from the component
+  // choice, which uses the top hash bits), left-aligned to RandB bits
+  logic [HashW-1:0] hash_rev;
+  logic [RandB-1:0] ecmp_op;
+  always_comb begin
+    for (int i = 0; i < HashW; i++) hash_rev[i] = r1_hash_q[HashW-1-i];
+  end
+  if (HashW >= RandB) begin : g_ecmp_trunc
+    assign ecmp_op = hash_rev[HashW-1 -: RandB];
+  end else begin : g_ecmp_pad
+    assign ecmp_op = {hash_rev, {(RandB - HashW){1'b0}}};
+  end
+
+  logic [CntB-1:0]   rr_q, rr_d, rr_k;
+  logic              rr_upd;
+  logic [D*CntB-1:0] q1_k;   // ranks of the samples (sample 0: mode-dependent)
+  always_comb begin
+    logic [D*CntB-1:0] sorted;   // ranks drawn so far, ascending
+    logic [CntB-1:0]   kk, n;
+    logic [RandB-1:0]  op;
+    logic [RandB+CntB-1:0] prod;
+    logic [CntB:0]     pos;
+
+    rr_k   = (rr_q < r1_cnt) ? rr_q : '0;
+    rr_upd = r1_valid_q && (r1_mode_q == ModeRr) && (r1_cnt != '0);
+    rr_d   = rr_upd ? (rr_k + 1'b1) : rr_q;
+
+    sorted = '0;
+    q1_k   = '0;
+    for (int j = 0; j < D; j++) begin
+      op   = r1_rnd_q[D*RandB-1 - j*RandB -: RandB];
+      if (j == 0 && r1_mode_q == ModeEcmp) op = ecmp_op;
+      n    = r1_cnt - CntB'(j);
+      prod = (RandB + CntB)'(op) * (RandB + CntB)'(n);
+      kk   = prod[RandB +: CntB];
+      if (j == 0 && r1_mode_q == ModeRr) kk = rr_k;
+      // without replacement: kk indexes the candidates not drawn yet; skip the
+      // ranks already drawn in ascending order
+      for (int i = 0; i < D - 1; i++) begin
+        if (i < j && kk >= sorted[i*CntB +: CntB]) kk = kk + 1'b1;
+      end
+      q1_k[j*CntB +: CntB] = kk;
+      // insert kk into the ascending list of the first j ranks
+      pos = '0;
+      for (int i = 0; i < D - 1; i++) begin
+        if (i < j && sorted[i*CntB +: CntB] < kk) pos = pos + 1'b1;
+      end
+      for (int i = D - 1; i > 0; i--) begin
+        if (i <= j && (CntB + 1)'(i) > pos) sorted[i*CntB +: CntB] = sorted[(i-1)*CntB +: CntB];
+      end
+      for (int i = 0; i < D; i++) begin
+        if ((CntB + 1)'(i) == pos) sorted[i*CntB +: CntB] = kk;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) rr_q <= '0;
+    else         rr_q <= rr_d;
+  end
+
+  logic                   r2_valid_q;
+  logic [2:0]             r2_mode_q;
+  logic [HashW-1:0]       r2_hash_q;
+  logic [Ports-1:0]       r2_set_q;
+  logic [(NB+1)*CntB-1:0] r2_cum_q;
+  logic [D*CntB-1:0]      r2_k_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) r2_valid_q <= 1'b0;
+    else         r2_valid_q <= r1_valid_q;
+  end
+  always_ff @(posedge clk_i) begin
+    r2_mode_q <= r1_mode_q;
+    r2_hash_q <= r1_hash_q;
+    r2_set_q  <= r1_set_q;
+    r2_cum_q  <= r1_cum_q;
+    r2_k_q    <= q1_k;
+  end
+
+  // ---------------------------------------------------------------- Q2: rank -> port
+  logic [CntB-1:0]     r2_cnt;
+  logic [D*PortAw-1:0] q2_port;
+  logic [D-1:0]        q2_sv;
+  assign r2_cnt = r2_cum_q[NB*CntB +: CntB];
+
+  for (genvar j = 0; j < D; j++) begin : g_kth
+    drill_kth #(.Ports(Ports)) u_kth (
+      .set_i  (r2_set_q),
+      .cum_i  (r2_cum_q[NB*CntB-1:0]),
+      .k_i    (r2_k_q[j*CntB +: CntB]),
+      .port_o (q2_port[j*PortAw +: PortAw])
+    );
+    assign q2_sv[j] = (32'(r2_cnt) > j);
+  end
+
+  // flow table: {valid, tag, port}, read in Q2, written in Q3
+  logic [FlowW-1:0]  flow_rd;
+  logic              flow_we;
+  logic [FlowAw-1:0] flow_widx;
+  logic [FlowW-1:0]  flow_wdata;
+
+  ll_ram_1r1w #(.Width(FlowW), .Depth(FlowEntries)) u_flow (
+    .clk_i   (clk_i),
+    .we_i    (sweep_we_i ? (32'(sweep_addr_i) < FlowEntries) : flow_we),
+    .waddr_i (sweep_we_i ? sweep_addr_i[FlowAw-1:0] : flow_widx),
+    .wdata_i (sweep_we_i ? '0 : flow_wdata),
+    .re_i    (1'b1),
+    .raddr_i (r2_hash_q[FlowAw-1:0]),
+    .rdata_o (flow_rd)
+  );
+
+  logic                r3_valid_q, r3_nz_q;
+  logic [2:0]          r3_mode_q;
+  logic [Ports-1:0]    r3_set_q;
+  logic [FlowAw-1:0]   r3_fidx_q;
+  logic [TagW-1:0]     r3_tag_q;
+  logic [D*PortAw-1:0] r3_port_q;
+  logic [D-1:0]        r3_sv_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) r3_valid_q <= 1'b0;
+    else         r3_valid_q <= r2_valid_q;
+  end
+  always_ff @(posedge clk_i) begin
+    r3_mode_q <= r2_mode_q;
+    r3_nz_q   <= (r2_cnt != '0);
+    r3_set_q  <= r2_set_q;
+    r3_fidx_q <= r2_hash_q[FlowAw-1:0];
+    r3_tag_q  <= r2_hash_q[HashW-1:FlowAw];
+    r3_port_q <= q2_port;
+    r3_sv_q   <= q2_sv;
+  end
+
+  // ---------------------------------------------------------------- Q3: decision
+  logic [OccW-1:0] occ [Ports];
+  for (genvar p = 0; p < Ports; p++) begin : g_occ
+    assign occ[p] = occ_view_i[p*OccW +: OccW];
+  end
+
+  logic [PortAw-1:0] mem_q   [MM];
+  logic [MM-1:0]     mem_v_q;
+  logic [MM*PortAw-1:0] mem_d;
+  logic [MM-1:0]     mem_v_d;
+  logic              mem_upd;
+
+  logic [K*PortAw-1:0] cand_port;
+  logic [K-1:0]        cand_v;
+  logic [K*OccW-1:0]   cand_occ;
+  always_comb begin
+    cand_port = '0;
+    cand_v    = '0;
+    for (int j = 0; j < D; j++) begin
+      cand_port[j*PortAw +: PortAw] = r3_port_q[j*PortAw +: PortAw];
+      cand_v[j]                     = r3_sv_q[j];
+    end
+    for (int j = 0; j < M; j++) begin
+      logic dup;
+      dup = 1'b0;
+      for (int i = 0; i < D; i++) begin
+        if (r3_sv_q[i] && (r3_port_q[i*PortAw +: PortAw] == mem_q[j])) dup = 1'b1;
+      end
+      cand_port[(D+j)*PortAw +: PortAw] = mem_q[j];
+      // a memory entry outside the candidate set (or equal to a sample) is ignored
+      cand_v[D+j] = mem_v_q[j] && r3_set_q[mem_q[j]] && !dup;
+    end
+  end
+  for (genvar i = 0; i < K; i++) begin : g_cocc
+    assign cand_occ[i*OccW +: OccW] = occ[cand_port[i*PortAw +: PortAw]];
+  end
+
+  // rank[i] = number of candidates that beat candidate i. Candidate i beats j (i < j)
+  // iff occ_i <= occ_j: the lower occupancy wins, a tie goes to the lower candidate
+  // index (samples in draw order, then memory entries in slot order).
+  logic [K*RkW-1:0] rank;
+  always_comb begin
+    logic [K*K-1:0] beats;   // beats[i*K+j]: candidate i beats candidate j
+    logic           bij;
+    beats = '0;
+    for (int i = 0; i < K; i++) begin
+      for (int j = 0; j < K; j++) begin
+        if (j > i) begin
+          bij = cand_v[i] && (!cand_v[j] || (cand_occ[i*OccW +: OccW] <= cand_occ[j*OccW +: OccW]));
+          beats[i*K+j] = bij;
+          beats[j*K+i] = cand_v[j] && !bij;
+        end
+      end
+    end
+    for (int i = 0; i < K; i++) begin
+      rank[i*RkW +: RkW] = '0;
+      for (int j = 0; j < K; j++) begin
+        if (j != i) rank[i*RkW +: RkW] = rank[i*RkW +: RkW] + RkW'(beats[j*K+i]);
+      end
+    end
+  end
+
+  logic [PortAw-1:0] win_port;
+  always_comb begin
+    win_port = '0;
+    for (int i = 0; i < K; i++) begin
+      if (cand_v[i] && rank[i*RkW +: RkW] == '0) win_port = win_port | cand_port[i*PortAw +: PortAw];
+    end
+    // new memory: slot r takes the candidate of rank r (the m least loaded)
+    for (int r = 0; r < MM; r++) begin
+      mem_d[r*PortAw +: PortAw] = '0;
+      mem_v_d[r] = 1'b0;
+      for (int i = 0; i < K; i++) begin
+        if (cand_v[i] && rank[i*RkW +: RkW] == RkW'(r)) begin
+          mem_d[r*PortAw +: PortAw] = mem_d[r*PortAw +: PortAw] | cand_port[i*PortAw +: PortAw];
+          mem_v_d[r] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // per-flow table lookup with last-write forwarding
+  logic              fwd_v_q;
+  logic [FlowAw-1:0] fwd_idx_q;
+  logic [FlowW-1:0]  fwd_data_q;
+  logic [FlowW-1:0]  fent;
+  logic              pinned;
+  logic [PortAw-1:0] pin_port;
+  assign fent     = (fwd_v_q && fwd_idx_q == r3_fidx_q) ? fwd_data_q : flow_rd;
+  assign pin_port = fent[PortAw-1:0];
+  assign pinned   = fent[FlowW-1] && (fent[PortAw +: TagW] == r3_tag_q) && r3_set_q[pin_port];
+
+  logic              d_flow;
+  logic              d_drill;
+  assign d_flow  = r3_valid_q && r3_nz_q && (r3_mode_q == ModeFlow);
+  assign d_drill = r3_valid_q && r3_nz_q && ((r3_mode_q == ModeDrill) || (d_flow && !pinned));
+  assign mem_upd = d_drill && (M > 0);
+
+  assign flow_we    = d_flow && !pinned;
+  assign flow_widx  = r3_fidx_q;
+  assign flow_wdata = {1'b1, r3_tag_q, win_port};
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) fwd_v_q <= 1'b0;
+    else         fwd_v_q <= flow_we;
+  end
+  always_ff @(posedge clk_i) begin
+    if (flow_we) begin
+      fwd_idx_q  <= flow_widx;
+      fwd_data_q <= flow_wdata;
+    end
+  end
+
+  for (genvar r = 0; r < MM; r++) begin : g_mem
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni)      mem_v_q[r] <= 1'b0;
+      else if (mem_upd) mem_v_q[r] <= mem_v_d[r];
+    end
+    always_ff @(posedge clk_i) begin
+      if (mem_upd) mem_q[r] <= mem_d[r*PortAw +: PortAw];
+    end
+  end
+
+  // output register
+  logic [PortAw-1:0] port_d;
+  logic [2:0]        kind_d;
+  always_comb begin
+    port_d = '0;
+    kind_d = r3_mode_q;
+    if (!r3_nz_q) begin
+      kind_d = KindEmpty;
+    end else begin
+      case (r3_mode_q)
+        ModeEcmp, ModeRandom, ModeRr: port_d = r3_port_q[0 +: PortAw];
+        ModeDrill:                    port_d = win_port;
+        ModeFlow: begin
+          port_d = pinned ? pin_port : win_port;
+          kind_d = pinned ? KindFlowPinned : KindFlowNew;
+        end
+        default:                      port_d = win_port;
+      endcase
+    end
+  end
+
+  logic              out_valid_q, out_empty_q;
+  logic [PortAw-1:0] out_port_q;
+  logic [2:0]        out_kind_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      out_valid_q <= 1'b0;
+      out_empty_q <= 1'b0;
+      out_port_q  <= '0;
+      out_kind_q  <= '0;
+    end else begin
+      out_valid_q <= r3_valid_q;
+      out_empty_q <= r3_valid_q && !r3_nz_q;
+      out_port_q  <= r3_valid_q ? port_d : '0;
+      out_kind_q  <= r3_valid_q ? kind_d : '0;
+    end
+  end
+  assign out_valid_o = out_valid_q;
+  assign out_port_o  = out_port_q;
+  assign out_empty_o = out_empty_q;
+  assign out_kind_o  = out_kind_q;
+
+`ifndef SYNTHESIS
+  // legal state: valid memory entries are distinct ports < Ports
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int r = 0; r < M; r++) begin
+        if (mem_v_q[r]) begin
+          assert (32'(mem_q[r]) < Ports) else $error("drill_engine: memory entry %0d holds port %0d >= Ports", r, mem_q[r]);
+          for (int s = 0; s < M; s++) begin
+            assert (s <= r || !(mem_v_q[s] && mem_q[s] == mem_q[r]))
+              else $error("drill_engine: memory entries %0d and %0d both hold port %0d", r, s, mem_q[r]);
+          end
+        end
+      end
+      // checked on the output register, so a lockstep bench sees the wrong decision
+      // (a mismatch) before this assertion stops the simulation
+      assert (!(out_valid_q && !out_empty_q) || a_set_q[out_port_q])
+        else $error("drill_engine: decided port %0d is not a candidate", out_port_q);
+    end
+  end
+  logic [Ports-1:0] a_set_q;
+  always_ff @(posedge clk_i) a_set_q <= r3_set_q;
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,39 @@
+// drill_sat_acc: a statistics counter that adds 0..2^IncW-1 per cycle and saturates
+// at all-ones. It is ll_sat_counter generalised to several events per cycle (the
+// DRILL counters are summed over all engines, which can decide on the same port or
+// in the same mode in one cycle). clr_i beats a same-cycle increment (the cleared
+// value is 0 and the coinciding events are not counted).
+`default_nettype none
+
+module drill_sat_acc #(
+  parameter int Width = 32,  // counter width, 1..32 (read through a 32-bit register)
+  parameter int IncW  = 3    // width of the per-cycle increment, 1..8
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,   // synchronous, active low
+  input  wire logic             clr_i,
+  input  wire logic [IncW-1:0]  inc_i,
+  output logic      [Width-1:0] value_o
+);
+  initial begin
+    if (Width < 1 || Width > 32) $error("drill_sat_acc: Width must be in 1..32");
+    if (IncW < 1 || IncW > 8) $error("drill_sat_acc: IncW must be in 1..8");
+  end
+
+  localparam int SW = ((Width > IncW) ? Width : IncW) + 1;  // sum width, cannot overflow
+
+  logic [Width-1:0] q;
+  logic [SW-1:0]    sum;
+  logic [Width-1:0] d;
+
+  assign value_o = q;
+  assign sum     = SW'(q) + SW'(inc_i);
+  assign d       = (|sum[SW-1:Width]) ? '1 : sum[Width-1:0];  // carry out of Width bits: saturate
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || clr_i) q <= '0;
+    else                  q <= d;
+  end
+endmodule
+
+`default_nettype wire
