@@ -346,6 +346,8 @@ def main():
                 failed += 1
                 continue
             results.append(r)
+            if not a.smoke:  # write each report as soon as it exists
+                write_report(r, os.path.join(ROOT, "synth", "reports", r["block"]))
             print(f"synth: {b}/{n}: {r['nand2_eq']:,} NAND2-eq ({r['area_um2']:,.0f} um^2), "
                   f"{r['memory_bits']} memory bits, ABC delay {fmt(r['abc_delay_ps'])} ps, "
                   f"xc7 {r['xc7_lut']} LUT / {r['xc7_ff']} FF / {r['xc7_dsp']} DSP, "
@@ -381,8 +383,6 @@ def main():
             else:
                 print(f"synth: {key}: Fmax {fm} MHz vs baseline {rf} MHz: ok")
     else:
-        for r in results:
-            write_report(r, os.path.join(ROOT, "synth", "reports", r["block"]))
         # the README table lists every committed report, in configs.json order
         allr = []
         for b in sorted(os.path.basename(os.path.dirname(p))

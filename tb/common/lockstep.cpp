@@ -67,6 +67,15 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     std::cerr << "tb_" << block << ": a numeric argument is not a number\n";
     std::exit(kUsage);
   }
+  // `make soak` runs every bench through CTest with LL_TB_CYCLES set (e.g. 10^8).
+  if (const char* soak = std::getenv("LL_TB_CYCLES")) {
+    try {
+      o.cycles = std::stoull(soak, nullptr, 0);
+    } catch (const std::exception&) {
+      std::cerr << "tb_" << block << ": LL_TB_CYCLES='" << soak << "' is not a number\n";
+      std::exit(kUsage);
+    }
+  }
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
   if (ec) {

@@ -1,0 +1,644 @@
+// Golden model of the DCQCN block; see dcqcn.h and docs/dcqcn.md.
+#include "dcqcn/dcqcn.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/bits.h"
+
+namespace ll::dcqcn {
+
+// ------------------------------------------------------------------ configuration
+Live live_from_stage(const StageRegs& r, uint64_t line) {
+  Live c;
+  auto mb = [&](uint32_t v) { return std::min<uint64_t>(static_cast<uint64_t>(v) * kMbps, line); };
+  c.nic = (r.ctrl >> regs::STAGE_CTRL_NIC_LSB) & 1;
+  c.hai_grow = (r.ctrl >> regs::STAGE_CTRL_HAI_GROW_LSB) & 1;
+  c.clamp_tgt = (r.ctrl >> regs::STAGE_CTRL_CLAMP_TGT_LSB) & 1;
+  c.clamp_ati = (r.ctrl >> regs::STAGE_CTRL_CLAMP_ATI_LSB) & 1;
+  c.np_per_pkt = (r.ctrl >> regs::STAGE_CTRL_NP_PER_PKT_LSB) & 1;
+  const unsigned gs = (r.ctrl >> regs::STAGE_CTRL_G_SHIFT_LSB) & 0xF;
+  c.g_shift = gs ? gs : 1;
+  c.p_alpha = std::max<uint32_t>(r.alpha_period, 1);
+  c.p_dec = std::max<uint32_t>(r.dec_period, 1);
+  c.p_inc = std::max<uint32_t>(r.inc_period, 1);
+  c.byte_reset = r.byte_reset;
+  c.F = r.threshold & 0xFF;
+  c.line = line;
+  c.rai = mb(r.rai);
+  c.rhai = mb(r.rhai);
+  c.rmin = mb(std::max<uint32_t>(r.rmin, 1));
+  c.first_rate = r.first_rate ? std::max(mb(r.first_rate), c.rmin) : 0;
+  c.alpha_init = static_cast<uint64_t>(std::min<uint32_t>(r.alpha_init & 0x1FFFF, 1u << kCfgQ16)) << (kAlphaFrac - kCfgQ16);
+  c.min_dec_fac = static_cast<uint64_t>(std::min<uint32_t>(r.min_dec_fac & 0x1FFFF, 1u << kCfgQ16)) << (kAlphaFrac - kCfgQ16);
+  c.np_interval = r.np_interval;
+  return c;
+}
+
+StageRegs stage_from_live_mbps(bool nic, bool hai_grow, bool clamp_tgt, bool clamp_ati,
+                               bool np_per_pkt, unsigned g_shift, uint32_t p_alpha,
+                               uint32_t p_dec, uint32_t p_inc, uint32_t byte_reset, unsigned F,
+                               uint32_t rai_mbps, uint32_t rhai_mbps, uint32_t rmin_mbps,
+                               uint32_t first_mbps, uint32_t alpha_init_q16,
+                               uint32_t min_dec_fac_q16, uint32_t np_interval) {
+  StageRegs r;
+  r.ctrl = (nic ? 1u : 0u) << regs::STAGE_CTRL_NIC_LSB | (hai_grow ? 1u : 0u) << regs::STAGE_CTRL_HAI_GROW_LSB |
+           (clamp_tgt ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_TGT_LSB |
+           (clamp_ati ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_ATI_LSB |
+           (np_per_pkt ? 1u : 0u) << regs::STAGE_CTRL_NP_PER_PKT_LSB |
+           (g_shift & 0xFu) << regs::STAGE_CTRL_G_SHIFT_LSB;
+  r.alpha_period = p_alpha;
+  r.dec_period = p_dec;
+  r.inc_period = p_inc;
+  r.byte_reset = byte_reset;
+  r.threshold = F;
+  r.rai = rai_mbps;
+  r.rhai = rhai_mbps;
+  r.rmin = rmin_mbps;
+  r.first_rate = first_mbps;
+  r.alpha_init = alpha_init_q16;
+  r.min_dec_fac = min_dec_fac_q16;
+  r.np_interval = np_interval;
+  return r;
+}
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+void Config::validate() const {
+  auto bad = [](const std::string& m) { throw std::invalid_argument("dcqcn: " + m); };
+  if (Queues < 2 || Queues > 65536) bad("Queues must be in 2..65536");
+  if (!pow2(Slots) || Slots < 4 || Slots > 4096) bad("Slots must be a power of two in 4..4096");
+  if (SlotLog2 > 24) bad("SlotLog2 must be <= 24");
+  if (TickPs < 1 || TickPs > 1000000000ull) bad("TickPs must be in 1..1e9");
+  if (LineRateMbps < 1 || LineRateMbps > 1000000) bad("LineRateMbps must be in 1..1000000");
+  if (BytesW < 7 || BytesW > 16) bad("BytesW must be in 7..16");
+  if (IfgBytes > 255) bad("IfgBytes must be <= 255");
+  if (AlphaSteps < 1 || AlphaSteps > 32) bad("AlphaSteps must be in 1..32");
+  if (DecSteps < 1 || DecSteps > 32) bad("DecSteps must be in 1..32");
+  if (ScanForce < 2 || ScanForce > 1024) bad("ScanForce must be in 2..1024");
+  if (!(DivBits == 1 || DivBits == 2 || DivBits == 4 || DivBits == 8 || DivBits == 16)) bad("DivBits must be 1, 2, 4, 8 or 16");
+  const unsigned __int128 num = static_cast<unsigned __int128>((1ull << BytesW) - 1 + IfgBytes) * 8u * tps();
+  if (num >> 63) bad("TickPs too small: (2^BytesW + IfgBytes) * 8 * ticks/s * 2^16 must fit 63 bits");
+  if (tps() == 0) bad("TickPs too large");
+}
+
+Config Config::from_params(const std::map<std::string, uint64_t>& p) {
+  Config c;
+  for (const auto& [k, v] : p) {
+    if (k == "Queues") c.Queues = static_cast<unsigned>(v);
+    else if (k == "Slots") c.Slots = static_cast<unsigned>(v);
+    else if (k == "SlotLog2") c.SlotLog2 = static_cast<unsigned>(v);
+    else if (k == "TickPs") c.TickPs = v;
+    else if (k == "LineRateMbps") c.LineRateMbps = v;
+    else if (k == "BytesW") c.BytesW = static_cast<unsigned>(v);
+    else if (k == "IfgBytes") c.IfgBytes = static_cast<unsigned>(v);
+    else if (k == "AlphaSteps") c.AlphaSteps = static_cast<unsigned>(v);
+    else if (k == "DecSteps") c.DecSteps = static_cast<unsigned>(v);
+    else if (k == "ScanForce") c.ScanForce = static_cast<unsigned>(v);
+    else if (k == "DivBits") c.DivBits = static_cast<unsigned>(v);
+    else throw std::invalid_argument("dcqcn: unknown parameter " + k);
+  }
+  c.validate();
+  return c;
+}
+
+unsigned Config::qw() const { return clog2(Queues); }
+uint64_t Config::tps() const { return static_cast<uint64_t>((static_cast<unsigned __int128>(1000000000000ull) << kTimeFrac) / TickPs); }
+uint64_t Config::ltpb() const {
+  const unsigned __int128 n = static_cast<unsigned __int128>(tps()) * 8u;
+  const uint64_t d = line_bps();
+  return static_cast<uint64_t>((n + d - 1) / d);
+}
+
+// ------------------------------------------------------------------ NP
+void NpCyc::reset() {
+  sweep_.reset();
+  s1_valid_ = wb_valid_ = false;
+  rd_ = wr_ = fifo_n_ = 0;
+}
+
+bool NpCyc::decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval) {
+  const bool send = per_pkt || !e.seen || (t - e.last) >= interval;
+  if (send) {
+    e.seen = true;
+    e.last = t;
+  }
+  return send;
+}
+
+bool NpCyc::clock(bool rst_n, uint64_t now, bool per_pkt, uint64_t interval, bool ce_valid,
+                  uint32_t ce_flow, bool out_ready) {
+  if (!rst_n) {
+    reset();
+    return false;
+  }
+  const bool done = sweep_.done();
+  const bool acc = ce_ready() && ce_valid;
+  NpEntry e{};
+  bool send = false;
+  if (s1_valid_) {
+    e = (wb_valid_ && wb_flow_ == s1_flow_) ? wb_ : ram_.rdata();
+    send = decide(e, s1_t_, per_pkt, interval);
+  }
+  const bool pop = out_valid() && out_ready;
+  if (!done) ram_.clock(acc, ce_flow, true, sweep_.addr(), NpEntry{});
+  else ram_.clock(acc, ce_flow, s1_valid_, s1_flow_, e);
+  wb_valid_ = s1_valid_;
+  wb_flow_ = s1_flow_;
+  wb_ = e;
+  if (pop) {
+    rd_ = (rd_ + 1) % kFifo;
+    --fifo_n_;
+  }
+  if (send) {
+    fifo_[wr_] = s1_flow_;
+    wr_ = (wr_ + 1) % kFifo;
+    ++fifo_n_;
+  }
+  s1_valid_ = acc;
+  s1_flow_ = ce_flow;
+  s1_t_ = now;
+  if (!done) sweep_.clock();
+  return send;
+}
+
+bool NpCyc::marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval) {
+  return decide(ram_.at(flow), t, per_pkt, interval);
+}
+
+// ------------------------------------------------------------------ RP
+void RpCyc::reset() {
+  sweep_.reset();
+  gap_ = 0;
+  scan_ptr_ = 0;
+  s1_ = RpEvent{};
+  s2_ = RpEvent{};
+  s3_ = RpEvent{};
+  wb_valid_ = false;
+  rate_valid_ = false;
+}
+
+void RpCyc::fill(const Live& live) {
+  reset();
+  for (size_t q = 0; q < cfg_.Queues; ++q) ram_.at(q) = qp_reset<Fixed>(live);
+  while (!sweep_.done()) sweep_.clock();
+}
+
+RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap_valid,
+                           uint32_t snap_qp, bool snap_clr, bool cnp_valid, uint32_t cnp_qp,
+                           bool sent_valid, uint32_t sent_qp, uint32_t sent_bytes) {
+  Pulses p;
+  if (!rst_n) {
+    reset();
+    return p;
+  }
+  const bool done = sweep_.done();
+  const bool stall = this->stall();
+  p.stall = stall;
+  // stage 0: arbitration
+  RpEvent e0;
+  e0.t = now;
+  if (done && !stall) {
+    e0.valid = true;
+    if (force()) { e0.kind = Ev::Scan; e0.qp = scan_ptr_; }
+    else if (snap_valid) { e0.kind = Ev::Snap; e0.qp = snap_qp; e0.clr = snap_clr; }
+    else if (cnp_valid) { e0.kind = Ev::Cnp; e0.qp = cnp_qp; }
+    else if (sent_valid) { e0.kind = Ev::Sent; e0.qp = sent_qp; e0.bytes = sent_bytes; }
+    else { e0.kind = Ev::Scan; e0.qp = scan_ptr_; }
+  }
+  // stage 3: the result of the pass started in S2 last cycle, snapshot, write-back
+  Qp<Fixed> res = s3_res_;
+  if (s3_.valid) {
+    p.pass_valid = true;
+    p.kind = s3_.kind;
+    p.late = s3_late_;
+    p.cov = s3_cov_;
+    if (s3_.kind == Ev::Snap) {
+      p.stat_valid = true;
+      p.stat = {res.c_cnp, res.c_dec, res.c_fr, res.c_ai, res.c_hai, res.rc, res.alpha};
+      if (s3_.clr) res.c_cnp = res.c_dec = res.c_fr = res.c_ai = res.c_hai = 0;
+    }
+  }
+  // stage 2: the whole pass on the S2 state with this cycle's configuration (the RTL
+  // registers the configuration with the first half, so both halves see this one)
+  Qp<Fixed> res2 = s2_state_;
+  bool late2 = false;
+  PassCov cov2;
+  if (s2_.valid) late2 = pass(res2, live, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
+  // stage 1: state with hazard forwarding
+  Qp<Fixed> st1 = ram_.rdata();
+  if (s3_.valid && s3_.qp == s1_.qp) st1 = res;
+  else if (wb_valid_ && wb_qp_ == s1_.qp) st1 = wb_;
+  p.fwd_s2 = s1_.valid && !stall && s3_.valid && s3_.qp == s1_.qp;
+  p.fwd_wb = s1_.valid && !stall && !(s3_.valid && s3_.qp == s1_.qp) && wb_valid_ && wb_qp_ == s1_.qp;
+  // clock edge
+  const bool new_rate_valid = s3_.valid && res.rc != s3_rc_before_;
+  rate_valid_ = new_rate_valid;
+  if (new_rate_valid) {
+    rate_qp_ = s3_.qp;
+    rate_ = res.rc;
+  }
+  if (!done) ram_.clock(e0.valid, e0.qp, true, sweep_.addr(), qp_reset<Fixed>(live));
+  else ram_.clock(e0.valid, e0.qp, s3_.valid, s3_.qp, res);
+  wb_valid_ = s3_.valid;
+  wb_qp_ = s3_.qp;
+  wb_ = res;
+  s3_ = s2_;
+  s3_res_ = res2;
+  s3_rc_before_ = s2_state_.rc;
+  s3_late_ = late2;
+  s3_cov_ = cov2;
+  if (!stall) {
+    s2_ = s1_;
+    s2_state_ = st1;
+    s1_ = e0;
+  } else {
+    s2_ = RpEvent{};
+  }
+  if (e0.valid && e0.kind == Ev::Scan) {
+    gap_ = 0;
+    scan_ptr_ = (scan_ptr_ + 1 == cfg_.Queues) ? 0 : scan_ptr_ + 1;
+  } else if (e0.valid) {
+    gap_ = std::min(gap_ + 1, cfg_.ScanForce);
+  }
+  if (!done) sweep_.clock();
+  return p;
+}
+
+// ------------------------------------------------------------------ wheel
+WheelCyc::WheelCyc(const Config& cfg)
+    : cfg_(cfg), tps_(cfg.tps()), ltpb_(cfg.ltpb()), sweep_(cfg.Queues), rate_ram_(cfg.Queues),
+      tlast_ram_(cfg.Queues), next_ram_(cfg.Queues), info_ram_(cfg.Queues), head_(cfg.Slots),
+      tail_(cfg.Slots), empty_(cfg.Slots, true) {}
+
+void WheelCyc::reset() {
+  sweep_.reset();
+  std::fill(empty_.begin(), empty_.end(), true);
+  std::fill(head_.begin(), head_.end(), 0);
+  std::fill(tail_.begin(), tail_.end(), 0);
+  rel_abs_ = 0;
+  e_state_ = 0;
+  e_cnt_ = 0;
+  p_state_ = 0;
+  g_valid_ = false;
+  link_free_ = 0;
+}
+
+void WheelCyc::fill() {
+  reset();
+  for (size_t q = 0; q < cfg_.Queues; ++q) {
+    rate_ram_.at(q) = cfg_.line_bps();
+    tlast_ram_.at(q) = 0;
+  }
+  while (!sweep_.done()) sweep_.clock();
+}
+
+uint64_t WheelCyc::delta(uint32_t bytes, uint64_t rate) const {
+  const uint64_t num = static_cast<uint64_t>(bytes + cfg_.IfgBytes) * 8u * tps_;
+  return num / rate;
+}
+
+void WheelCyc::append(uint64_t abs, uint32_t q) {
+  const size_t s = abs & (cfg_.Slots - 1);
+  if (empty_[s]) {
+    head_[s] = q;
+    empty_[s] = false;
+  } else {
+    next_ram_.clock(false, 0, true, tail_[s], q);
+  }
+  tail_[s] = q;
+}
+
+uint64_t WheelCyc::next_departure(uint32_t qp, uint32_t bytes, uint64_t now) {
+  const uint64_t d = std::max(now << kTimeFrac, tlast_ram_.at(qp));
+  tlast_ram_.at(qp) = d + delta(bytes, rate_ram_.at(qp));
+  return d;
+}
+
+WheelCyc::Pulses WheelCyc::clock(bool rst_n, uint64_t now, bool rate_we, uint32_t rate_qp,
+                                 uint64_t rate, bool enq_valid, uint32_t enq_qp,
+                                 uint32_t enq_bytes, bool grant_ready) {
+  Pulses p;
+  if (!rst_n) {
+    reset();
+    return p;
+  }
+  const bool done = sweep_.done();
+  const uint64_t cur_abs = now >> cfg_.SlotLog2;
+  const uint64_t nowq = now << kTimeFrac;
+  const uint64_t horizon = rel_abs_ + cfg_.Slots - 1;
+  const size_t rs = rel_abs_ & (cfg_.Slots - 1);
+  const bool acc = enq_ready() && enq_valid;
+  const bool behind = done && p_state_ == 0 && rel_abs_ <= cur_abs;
+  const bool pop_start = behind && !empty_[rs] && !g_valid_ && nowq >= link_free_ && e_state_ != 3;
+  const bool adv = behind && empty_[rs] && rel_abs_ < cur_abs;
+  const bool ins_go = e_state_ == 3 && p_state_ == 0;
+  // read-port values of this cycle (before the edge)
+  const uint64_t rate_rd = rate_ram_.rdata(), tl_rd = tlast_ram_.rdata();
+  const uint32_t nxt = next_ram_.rdata();
+  const TokenInfo info = info_ram_.rdata();
+  const uint32_t head_rs = head_[rs];
+  const bool g_accept = g_valid_ && grant_ready;
+
+  // pop, phase B (list updates happen "at the edge": compute from pre-edge state)
+  if (p_state_ == 1) {
+    const size_t ps = p_slot_;
+    const bool single = tail_[ps] == p_qp_;
+    const bool due = abs_slot(info.t_dep) <= cur_abs;
+    if (single) empty_[ps] = true;
+    else head_[ps] = nxt;
+    if (due) {
+      g_valid_ = true;
+      g_qp_ = p_qp_;
+      g_bytes_ = info.bytes;
+      g_dep_ = info.t_dep;
+      // line-rate pacer: a token bucket one slot deep (see docs/dcqcn.md, "Line-rate cap")
+      const uint64_t slack = 1ull << (kTimeFrac + cfg_.SlotLog2);
+      const uint64_t base = nowq > slack ? nowq - slack : 0;
+      link_free_ = std::max(base, link_free_) + static_cast<uint64_t>(info.bytes + cfg_.IfgBytes) * ltpb_;
+    } else {
+      p.reinsert = true;
+      append(std::min(abs_slot(info.t_dep), horizon), p_qp_);
+    }
+  } else if (g_accept) {
+    g_valid_ = false;
+  }
+  // enqueue insertion
+  if (ins_go) {
+    const uint64_t d = std::max(nowq, e_tl_);  // departure: the QP's serialisation slot is free
+    tlast_ram_.clock(false, 0, true, e_qp_, d + e_quo_);
+    info_ram_.clock(false, 0, true, e_qp_, TokenInfo{d, e_bytes_});
+    append(std::min(abs_slot(d), horizon), e_qp_);
+  }
+  // read ports and remaining writes of this edge
+  if (!done) {
+    rate_ram_.clock(acc, enq_qp, true, sweep_.addr(), cfg_.line_bps());
+    tlast_ram_.clock(acc, enq_qp, true, sweep_.addr(), 0);
+  } else {
+    rate_ram_.clock(acc, enq_qp, rate_we, rate_qp, rate);
+    tlast_ram_.clock(acc, enq_qp, false, 0, 0);
+  }
+  next_ram_.clock(pop_start, head_rs, false, 0, 0);
+  info_ram_.clock(pop_start, head_rs, false, 0, TokenInfo{});
+  // pop state
+  if (pop_start) {
+    p_state_ = 1;
+    p_qp_ = head_rs;
+    p_slot_ = static_cast<uint32_t>(rs);
+  } else {
+    p_state_ = 0;
+  }
+  if (adv) {
+    ++rel_abs_;
+    p.wrap = (rel_abs_ & (cfg_.Slots - 1)) == 0;
+  }
+  // enqueue state machine
+  switch (e_state_) {
+    case 0:
+      if (acc) {
+        e_state_ = 1;
+        e_qp_ = enq_qp;
+        e_bytes_ = enq_bytes;
+      }
+      break;
+    case 1:
+      e_num_ = static_cast<uint64_t>(e_bytes_ + cfg_.IfgBytes) * 8u * tps_;
+      e_den_ = rate_rd;
+      e_tl_ = tl_rd;
+      e_rem_ = 0;
+      e_quo_ = 0;
+      e_cnt_ = 64 / cfg_.DivBits;
+      e_state_ = 2;
+      break;
+    case 2:
+      for (unsigned i = 0; i < cfg_.DivBits; ++i) {
+        e_rem_ = (e_rem_ << 1) | (e_num_ >> 63);
+        e_num_ <<= 1;
+        e_quo_ <<= 1;
+        if (e_rem_ >= e_den_) {
+          e_rem_ -= e_den_;
+          e_quo_ |= 1;
+        }
+      }
+      if (--e_cnt_ == 0) e_state_ = 3;
+      break;
+    default:
+      if (ins_go) e_state_ = 0;
+      break;
+  }
+  if (!done) sweep_.clock();
+  return p;
+}
+
+// ------------------------------------------------------------------ the block
+Model::Model(const Config& cfg)
+    : cfg_((cfg.validate(), cfg)), np_(cfg.Queues), rp_(cfg), wheel_(cfg),
+      cnt_{SatCounter(32), SatCounter(32), SatCounter(32), SatCounter(32)} {
+  reset_regs();
+}
+
+void Model::reset_regs() {
+  stage_ = StageRegs{};
+  live_ = live_from_stage(stage_, cfg_.line_bps());
+  for (auto& c : cnt_) c.reset();
+  snap_pend_ = snap_clr_ = snap_done_ = false;
+  snap_qp_ = 0;
+  stat_ = StatSnap{};
+  rdata_ = 0;
+  rvalid_ = false;
+  now_ = 0;
+}
+
+Outputs Model::eval(const Inputs& in) const {
+  Outputs o;
+  o.init_done = np_.done() && rp_.done() && wheel_.done();
+  o.ce_ready = np_.ce_ready();
+  o.cnpo_valid = np_.out_valid();
+  o.cnpo_flow = np_.out_valid() ? np_.out_flow() : 0;
+  o.cnp_ready = rp_.cnp_ready(snap_pend_);
+  o.sent_ready = rp_.sent_ready(snap_pend_, in.cnp_valid);
+  o.rate_valid = rp_.rate_valid();
+  o.rate_qp = rp_.rate_qp();
+  o.rate = rp_.rate();
+  o.enq_ready = wheel_.enq_ready();
+  o.grant_valid = wheel_.grant_valid();
+  o.grant_qp = wheel_.grant_qp();
+  o.grant_bytes = wheel_.grant_bytes();
+  o.cfg_rdata = rdata_;
+  o.cfg_rvalid = rvalid_;
+  return o;
+}
+
+uint32_t Model::read_reg(uint32_t a) const {
+  using namespace regs;
+  switch (a) {
+    case ID: return ID_VALUE;
+    case PARAMS: return (cfg_.Queues & 0xFFFF) | (clog2(cfg_.Slots) << PARAMS_SLOTS_LOG2_LSB) | (cfg_.SlotLog2 << PARAMS_SLOT_LOG2_LSB);
+    case STATUS: return (np_.done() && rp_.done() && wheel_.done() ? 1u : 0u) | (snap_done_ ? 2u : 0u);
+    case STAGE_CTRL: return stage_.ctrl;
+    case STAGE_ALPHA_PERIOD: return stage_.alpha_period;
+    case STAGE_DEC_PERIOD: return stage_.dec_period;
+    case STAGE_INC_PERIOD: return stage_.inc_period;
+    case STAGE_BYTE_RESET: return stage_.byte_reset;
+    case STAGE_THRESHOLD: return stage_.threshold;
+    case STAGE_RAI: return stage_.rai;
+    case STAGE_RHAI: return stage_.rhai;
+    case STAGE_RMIN: return stage_.rmin;
+    case STAGE_FIRST_RATE: return stage_.first_rate;
+    case STAGE_ALPHA_INIT: return stage_.alpha_init;
+    case STAGE_MIN_DEC_FAC: return stage_.min_dec_fac;
+    case STAGE_NP_INTERVAL: return stage_.np_interval;
+    case CNT_CNP_SENT: return static_cast<uint32_t>(cnt_[0].value());
+    case CNT_LATE: return static_cast<uint32_t>(cnt_[1].value());
+    case CNT_REINSERT: return static_cast<uint32_t>(cnt_[2].value());
+    case CNT_GRANTS: return static_cast<uint32_t>(cnt_[3].value());
+    case STAT_CNP_RX: return stat_.cnp;
+    case STAT_DEC: return stat_.dec;
+    case STAT_FR: return stat_.fr;
+    case STAT_AI: return stat_.ai;
+    case STAT_HAI: return stat_.hai;
+    case STAT_RC_LO: return static_cast<uint32_t>(stat_.rc);
+    case STAT_RC_HI: return static_cast<uint32_t>(stat_.rc >> 32);
+    case STAT_ALPHA: return static_cast<uint32_t>(stat_.alpha >> (kAlphaFrac - 31));
+    default: return 0;
+  }
+}
+
+// Masks of the staged registers (bits a write keeps).
+static uint32_t stage_mask(uint32_t a) {
+  using namespace regs;
+  switch (a) {
+    case STAGE_CTRL: return 0xF1F;
+    case STAGE_THRESHOLD: return 0xFF;
+    case STAGE_ALPHA_INIT:
+    case STAGE_MIN_DEC_FAC: return 0x1FFFF;
+    default: return 0xFFFFFFFF;
+  }
+}
+
+void Model::tick(const Inputs& in) {
+  cov_ = TickCov{};
+  if (!in.rst_n) {
+    np_.clock(false, 0, false, 0, false, 0, false);
+    rp_.clock(false, 0, live_, false, 0, false, false, 0, false, 0, 0);
+    wheel_.clock(false, 0, false, 0, 0, false, 0, 0, false);
+    reset_regs();
+    return;
+  }
+  using namespace regs;
+  const bool done = np_.done() && rp_.done() && wheel_.done();
+  const Live live = live_;  // pre-edge configuration
+  // register reads see the pre-edge state (before any part of the block is clocked)
+  const uint32_t rd = in.cfg_re ? read_reg(in.cfg_addr & 0xFFC) : 0;
+  const bool snap_valid = snap_pend_;
+  const bool snap_acc = snap_valid && rp_.snap_ready();
+  const bool g_accept = wheel_.grant_valid() && in.grant_ready;
+  const bool np_s1 = np_.s1_valid();
+  const bool pushed = np_.clock(true, now_, live.np_per_pkt, live.np_interval, in.ce_valid, in.ce_flow, in.cnpo_ready);
+  const bool rate_we = rp_.rate_valid();
+  const uint32_t rate_qp = rp_.rate_qp();
+  const uint64_t rate = rp_.rate();
+  const auto rp = rp_.clock(true, now_, live, snap_valid, snap_qp_, snap_clr_, in.cnp_valid, in.cnp_qp,
+                            in.sent_valid, in.sent_qp, in.sent_bytes);
+  const auto wh = wheel_.clock(true, now_, rate_we, rate_qp, rate, in.enq_valid, in.enq_qp, in.enq_bytes, in.grant_ready);
+  rvalid_ = in.cfg_re;
+  rdata_ = rd;
+  // writes
+  const bool we = in.cfg_we && done;
+  const uint32_t a = in.cfg_addr & 0xFFC, d = in.cfg_wdata;
+  uint32_t clr = 0;
+  if (snap_acc) snap_pend_ = false;
+  if (rp.stat_valid) {
+    stat_ = rp.stat;
+    snap_done_ = true;
+  }
+  if (we) {
+    switch (a) {
+      case STAGE_CTRL: stage_.ctrl = d & stage_mask(a); break;
+      case STAGE_ALPHA_PERIOD: stage_.alpha_period = d; break;
+      case STAGE_DEC_PERIOD: stage_.dec_period = d; break;
+      case STAGE_INC_PERIOD: stage_.inc_period = d; break;
+      case STAGE_BYTE_RESET: stage_.byte_reset = d; break;
+      case STAGE_THRESHOLD: stage_.threshold = d & stage_mask(a); break;
+      case STAGE_RAI: stage_.rai = d; break;
+      case STAGE_RHAI: stage_.rhai = d; break;
+      case STAGE_RMIN: stage_.rmin = d; break;
+      case STAGE_FIRST_RATE: stage_.first_rate = d; break;
+      case STAGE_ALPHA_INIT: stage_.alpha_init = d & stage_mask(a); break;
+      case STAGE_MIN_DEC_FAC: stage_.min_dec_fac = d & stage_mask(a); break;
+      case STAGE_NP_INTERVAL: stage_.np_interval = d; break;
+      case COMMIT: live_ = live_from_stage(stage_, cfg_.line_bps()); break;
+      case CNT_CLEAR: clr = d & 0xF; break;
+      case STAT_CTRL:
+        if ((d & 0xFFFF) < cfg_.Queues) {
+          snap_pend_ = true;
+          snap_qp_ = d & 0xFFFF;
+          snap_clr_ = (d >> 31) & 1;
+          snap_done_ = false;
+        }
+        break;
+      default: break;
+    }
+  }
+  cov_.rp = rp;
+  cov_.wheel = wh;
+  cov_.np_sent = pushed;
+  cov_.np_suppressed = np_s1 && !pushed;
+  cov_.snap_done = rp.stat_valid;
+  cnt_[0].clock(clr & 1, pushed);
+  cnt_[1].clock(clr & 2, rp.late);
+  cnt_[2].clock(clr & 4, wh.reinsert);
+  cnt_[3].clock(clr & 8, g_accept);
+  if (in.tick) now_ = (now_ + 1) & kTimeMask;
+}
+
+// ------------------------------------------------------------------ transaction face
+void Model::reset_transaction() {
+  reset_regs();
+  np_.reset();
+  while (!np_.done()) np_.clock(true, 0, false, 0, false, 0, false);
+  rp_.fill(live_);
+  wheel_.fill();
+}
+
+void Model::configure(const StageRegs& r) {
+  stage_ = r;
+  stage_.ctrl &= stage_mask(regs::STAGE_CTRL);
+  stage_.threshold &= 0xFF;
+  stage_.alpha_init &= 0x1FFFF;
+  stage_.min_dec_fac &= 0x1FFFF;
+  live_ = live_from_stage(stage_, cfg_.line_bps());
+}
+
+void Model::on_cnp(uint32_t qp, uint64_t t) {
+  auto& s = rp_.entry(qp);
+  exact(s, live_, cfg_.bounds(), Ev::Cnp, t, 0, nullptr);
+  wheel_.set_rate(qp, s.rc);
+}
+
+void Model::on_sent(uint32_t qp, uint32_t bytes, uint64_t t) {
+  auto& s = rp_.entry(qp);
+  exact(s, live_, cfg_.bounds(), Ev::Sent, t, bytes, nullptr);
+  wheel_.set_rate(qp, s.rc);
+}
+
+uint64_t Model::rate(uint32_t qp, uint64_t t) {
+  auto& s = rp_.entry(qp);
+  while (catch_up(s, live_, t + 1, cfg_.bounds(), nullptr)) {
+  }
+  wheel_.set_rate(qp, s.rc);
+  return s.rc;
+}
+
+bool Model::on_marked(uint32_t flow, uint64_t t) {
+  const bool s = np_.marked(flow, t, live_.np_per_pkt, live_.np_interval);
+  if (s) cnt_[0].clock(false, true);
+  return s;
+}
+
+uint64_t Model::next_departure(uint32_t qp, uint32_t bytes, uint64_t now) {
+  rate(qp, now);
+  return wheel_.next_departure(qp, bytes, now);
+}
+
+}  // namespace ll::dcqcn

@@ -1,0 +1,279 @@
+// Golden model of rtl/dcqcn/dcqcn.sv: DCQCN notification point (NP), reaction point
+// (RP) for Queues QPs and the Carousel-style timing-wheel rate limiter.
+//
+// One class, two faces:
+//  - cycle face: eval()/tick() reproduce the RTL's ports bit- and cycle-exactly
+//    (the lockstep testbench compares them every cycle);
+//  - transaction face: on_cnp(), on_sent(), on_marked(), next_departure() on the same
+//    per-QP state (the fabric simulator calls them), event-exact.
+// The algorithm itself is rp_core.h (fixed and double arithmetic); formats in formats.h.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/ram.h"
+#include "dcqcn/formats.h"
+#include "dcqcn/rp_core.h"
+
+namespace ll::dcqcn {
+
+// Elaboration parameters; names match the RTL parameters of rtl/dcqcn/dcqcn.sv.
+struct Config {
+  unsigned Queues = 64;          // QPs (RP, wheel) and flows (NP), >= 2
+  unsigned Slots = 64;           // wheel slots, power of two >= 4
+  unsigned SlotLog2 = 6;         // slot length = 2^SlotLog2 ticks
+  uint64_t TickPs = 1000;        // time-base tick length in ps
+  uint64_t LineRateMbps = 100000;
+  unsigned BytesW = 14;          // packet-size field width (bytes), 7..16
+  unsigned IfgBytes = 0;         // per-packet overhead added to the size in the wheel
+  unsigned AlphaSteps = 8;       // alpha periods one RP pass can apply (catch-up bound)
+  unsigned DecSteps = 4;         // decrease-check periods one RP pass can skip
+  unsigned ScanForce = 4;        // a scan pass at least every ScanForce cycles, >= 2
+  unsigned DivBits = 4;          // divider quotient bits per cycle: 1, 2, 4, 8 or 16
+  void validate() const;         // throws std::invalid_argument naming the bad parameter
+  static Config from_params(const std::map<std::string, uint64_t>& p);
+  // derived
+  unsigned qw() const;           // QP index width
+  uint64_t line_bps() const { return LineRateMbps * kMbps; }
+  uint64_t tps() const;          // ticks per second, Q.16
+  uint64_t ltpb() const;         // ticks per byte at line rate, Q.16, rounded up
+  Bounds bounds() const { return {AlphaSteps, DecSteps}; }
+};
+
+struct Inputs {
+  bool rst_n = true;
+  bool tick = false;
+  bool ce_valid = false;  uint32_t ce_flow = 0;     // NP: CE-marked data packet
+  bool cnpo_ready = true;                            // NP: CNP output
+  bool cnp_valid = false; uint32_t cnp_qp = 0;      // RP: CNP received
+  bool sent_valid = false; uint32_t sent_qp = 0; uint32_t sent_bytes = 0;  // RP: bytes sent
+  bool enq_valid = false; uint32_t enq_qp = 0; uint32_t enq_bytes = 0;     // wheel: QP token
+  bool grant_ready = true;                           // wheel: departure
+  bool cfg_we = false, cfg_re = false;
+  uint32_t cfg_addr = 0, cfg_wdata = 0;
+};
+
+struct Outputs {
+  bool init_done = false;
+  bool ce_ready = false;
+  bool cnpo_valid = false; uint32_t cnpo_flow = 0;
+  bool cnp_ready = false, sent_ready = false;
+  bool rate_valid = false; uint32_t rate_qp = 0; uint64_t rate = 0;
+  bool enq_ready = false;
+  bool grant_valid = false; uint32_t grant_qp = 0; uint32_t grant_bytes = 0;
+  uint32_t cfg_rdata = 0;
+  bool cfg_rvalid = false;
+};
+
+// ---------------------------------------------------------------- NP (dcqcn_np.sv)
+struct NpEntry {
+  bool seen = false;
+  uint64_t last = 0;
+};
+class NpCyc {
+ public:
+  static constexpr unsigned kFifo = 4;
+  explicit NpCyc(unsigned q) : sweep_(q), ram_(q) {}
+  void reset();
+  bool done() const { return sweep_.done(); }
+  bool ce_ready() const { return sweep_.done() && fifo_n_ + (s1_valid_ ? 1u : 0u) < kFifo; }
+  bool out_valid() const { return fifo_n_ != 0; }
+  uint32_t out_flow() const { return fifo_[rd_]; }
+  // returns true if a CNP was pushed this cycle (the NIC-wide counter)
+  bool s1_valid() const { return s1_valid_; }
+  bool clock(bool rst_n, uint64_t now, bool per_pkt, uint64_t interval, bool ce_valid,
+             uint32_t ce_flow, bool out_ready);
+  // transaction: a CE-marked packet of `flow` at time t; true if a CNP is sent
+  bool marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval);
+
+ private:
+  static bool decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval);
+  InitSweep sweep_;
+  Ram<NpEntry> ram_;
+  bool s1_valid_ = false;
+  uint32_t s1_flow_ = 0;
+  uint64_t s1_t_ = 0;
+  bool wb_valid_ = false;
+  uint32_t wb_flow_ = 0;
+  NpEntry wb_;
+  uint32_t fifo_[kFifo] = {};
+  unsigned rd_ = 0, wr_ = 0, fifo_n_ = 0;
+};
+
+// ---------------------------------------------------------------- RP (dcqcn_rp.sv)
+struct RpEvent {
+  bool valid = false;
+  Ev kind = Ev::Scan;
+  uint32_t qp = 0;
+  uint64_t t = 0;
+  uint32_t bytes = 0;
+  bool clr = false;
+};
+struct StatSnap {
+  uint32_t cnp = 0, dec = 0, fr = 0, ai = 0, hai = 0;
+  uint64_t rc = 0, alpha = 0;
+};
+class RpCyc {
+ public:
+  RpCyc(const Config& cfg) : cfg_(cfg), sweep_(cfg.Queues), ram_(cfg.Queues) {}
+  void reset();
+  bool done() const { return sweep_.done(); }
+  bool force() const { return gap_ + 1 >= cfg_.ScanForce; }
+  // an event whose QP is one stage ahead (S2) waits in S1 for a cycle
+  bool stall() const { return s1_.valid && s2_.valid && s1_.qp == s2_.qp; }
+  bool snap_ready() const { return done() && !stall() && !force(); }
+  bool cnp_ready(bool snap_valid) const { return snap_ready() && !snap_valid; }
+  bool sent_ready(bool snap_valid, bool cnp_valid) const { return cnp_ready(snap_valid) && !cnp_valid; }
+  bool rate_valid() const { return rate_valid_; }
+  uint32_t rate_qp() const { return rate_qp_; }
+  uint64_t rate() const { return rate_; }
+  struct Pulses {
+    bool late = false;
+    bool stat_valid = false;
+    StatSnap stat;
+    // coverage of the S2 pass and of the S1 forwarding of this cycle
+    bool pass_valid = false;
+    Ev kind = Ev::Scan;
+    PassCov cov;
+    bool fwd_s2 = false, fwd_wb = false;  // forwarded from the S3 result / the last write
+    bool stall = false;                    // an event waited in S1 for its QP ahead in S2
+  };
+  Pulses clock(bool rst_n, uint64_t now, const Live& live, bool snap_valid, uint32_t snap_qp,
+               bool snap_clr, bool cnp_valid, uint32_t cnp_qp, bool sent_valid, uint32_t sent_qp,
+               uint32_t sent_bytes);
+  Qp<Fixed>& entry(size_t q) { return ram_.at(q); }
+  const Qp<Fixed>& entry(size_t q) const { return ram_.at(q); }
+  void fill(const Live& live);  // reset + sweep done at once (transaction use)
+
+ private:
+  Config cfg_;
+  InitSweep sweep_;
+  Ram<Qp<Fixed>> ram_;
+  unsigned gap_ = 0;
+  uint32_t scan_ptr_ = 0;
+  RpEvent s1_, s2_, s3_;
+  Qp<Fixed> s2_state_;
+  // S3: the pass result computed from S2 (the RTL's second half), with its by-products
+  Qp<Fixed> s3_res_;
+  uint64_t s3_rc_before_ = 0;
+  bool s3_late_ = false;
+  PassCov s3_cov_;
+  bool wb_valid_ = false;
+  uint32_t wb_qp_ = 0;
+  Qp<Fixed> wb_;
+  bool rate_valid_ = false;
+  uint32_t rate_qp_ = 0;
+  uint64_t rate_ = 0;
+};
+
+// ---------------------------------------------------------------- wheel (dcqcn_wheel.sv)
+struct TokenInfo {
+  uint64_t t_dep = 0;  // Q48.16 ticks
+  uint32_t bytes = 0;
+};
+class WheelCyc {
+ public:
+  explicit WheelCyc(const Config& cfg);
+  void reset();
+  bool done() const { return sweep_.done(); }
+  bool enq_ready() const { return sweep_.done() && e_state_ == 0; }
+  bool grant_valid() const { return g_valid_; }
+  uint32_t grant_qp() const { return g_qp_; }
+  uint32_t grant_bytes() const { return g_bytes_; }
+  uint64_t grant_departure() const { return g_dep_; }  // Q48.16 departure time of the granted token
+  struct Pulses {
+    bool reinsert = false;
+    bool wrap = false;   // the drain pointer passed slot Slots-1 -> 0
+  };
+  Pulses clock(bool rst_n, uint64_t now, bool rate_we, uint32_t rate_qp, uint64_t rate,
+               bool enq_valid, uint32_t enq_qp, uint32_t enq_bytes, bool grant_ready);
+  // transaction face: Carousel departure time of a `bytes` packet of qp at time now
+  // (Q48.16 ticks), updating the QP's t_last; uses the QP's rate as last written.
+  uint64_t next_departure(uint32_t qp, uint32_t bytes, uint64_t now);
+  uint64_t rate_of(uint32_t qp) const { return rate_ram_.at(qp); }
+  void set_rate(uint32_t qp, uint64_t r) { rate_ram_.at(qp) = r; }
+  void fill();
+  uint64_t delta(uint32_t bytes, uint64_t rate) const;  // serialisation time, Q.16 ticks
+
+ private:
+  uint64_t abs_slot(uint64_t t_q16) const { return t_q16 >> (kTimeFrac + cfg_.SlotLog2); }
+  void append(uint64_t abs, uint32_t q);
+  Config cfg_;
+  uint64_t tps_, ltpb_;
+  InitSweep sweep_;
+  Ram<uint64_t> rate_ram_, tlast_ram_;
+  Ram<uint32_t> next_ram_;
+  Ram<TokenInfo> info_ram_;
+  std::vector<uint32_t> head_, tail_;
+  std::vector<bool> empty_;
+  uint64_t rel_abs_ = 0;
+  // enqueue path: 0 idle, 1 read, 2 divide, 3 insert
+  unsigned e_state_ = 0, e_cnt_ = 0;
+  uint32_t e_qp_ = 0, e_bytes_ = 0;
+  uint64_t e_num_ = 0, e_den_ = 0, e_rem_ = 0, e_quo_ = 0, e_tl_ = 0;
+  // pop path: 0 idle, 1 data
+  unsigned p_state_ = 0;
+  uint32_t p_qp_ = 0, p_slot_ = 0;
+  bool g_valid_ = false;
+  uint32_t g_qp_ = 0, g_bytes_ = 0;
+  uint64_t g_dep_ = 0;
+  uint64_t link_free_ = 0;
+};
+
+// ---------------------------------------------------------------- the block
+class Model {
+ public:
+  explicit Model(const Config& cfg);
+  const Config& config() const { return cfg_; }
+
+  // ---- cycle face
+  Outputs eval(const Inputs& in) const;
+  void tick(const Inputs& in);
+
+  // ---- transaction face (event-exact; no pipeline, no latency)
+  void reset_transaction();                       // reset + sweeps completed at once
+  void configure(const StageRegs& r);             // = STAGE_* writes + COMMIT
+  void on_cnp(uint32_t qp, uint64_t t);           // RP: CNP at time t (ticks)
+  void on_sent(uint32_t qp, uint32_t bytes, uint64_t t);
+  bool on_marked(uint32_t flow, uint64_t t);      // NP: CE-marked packet; true: send a CNP
+  uint64_t rate(uint32_t qp, uint64_t t);         // RP rate at time t (applies due timers)
+  // wheel: departure time (Q48.16 ticks) of the next `bytes` packet of qp at time now
+  uint64_t next_departure(uint32_t qp, uint32_t bytes, uint64_t now);
+  const Qp<Fixed>& qp_state(uint32_t qp) const { return rp_.entry(qp); }
+  const Live& live() const { return live_; }
+  uint64_t now() const { return now_; }
+  uint64_t cnt_cnp_sent() const { return cnt_[0].value(); }
+  uint64_t cnt_late() const { return cnt_[1].value(); }
+  uint64_t cnt_reinsert() const { return cnt_[2].value(); }
+  uint64_t cnt_grants() const { return cnt_[3].value(); }
+  // what the last tick() did (for the lockstep bench's coverage)
+  struct TickCov {
+    RpCyc::Pulses rp;
+    WheelCyc::Pulses wheel;
+    bool np_sent = false, np_suppressed = false, snap_done = false;
+  };
+  const TickCov& last_cov() const { return cov_; }
+
+ private:
+  uint32_t read_reg(uint32_t addr) const;
+  void reset_regs();
+
+  Config cfg_;
+  uint64_t now_ = 0;
+  StageRegs stage_;
+  Live live_;
+  NpCyc np_;
+  RpCyc rp_;
+  WheelCyc wheel_;
+  SatCounter cnt_[4];
+  bool snap_pend_ = false, snap_clr_ = false, snap_done_ = false;
+  uint32_t snap_qp_ = 0;
+  StatSnap stat_;
+  uint32_t rdata_ = 0;
+  bool rvalid_ = false;
+  TickCov cov_;
+};
+
+}  // namespace ll::dcqcn

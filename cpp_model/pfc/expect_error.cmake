@@ -1,0 +1,15 @@
+# Runs the buffer calculator with bad arguments and checks the contract: exit code 2,
+# nothing on stdout, exactly one line on stderr starting with "pfc_buffer_calc: error:".
+execute_process(COMMAND ${CALC} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit code 2, got '${rc}' (stderr: ${err})")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "expected no output on stdout, got: ${out}")
+endif()
+string(REGEX MATCHALL "\n" lines "${err}")
+list(LENGTH lines n)
+if(NOT n EQUAL 1 OR NOT err MATCHES "^pfc_buffer_calc: error: ")
+  message(FATAL_ERROR "expected one 'pfc_buffer_calc: error: ...' line, got: ${err}")
+endif()
+message(STATUS "ok: ${err}")

@@ -1,0 +1,126 @@
+// dcqcn_np: DCQCN notification point (receiver side), one entry per flow in RAM.
+//
+// A CE-marked data packet of flow f (ce_*) may produce a CNP for f (cnp_*):
+//  - per-packet mode (per_pkt_i): a CNP for every marked packet (the RP coalesces);
+//  - NP-side coalescing: a CNP if the flow never sent one or the last one is at least
+//    interval_i ticks old (the first mark after a quiet window goes out at once), i.e.
+//    at most one CNP per flow per interval.
+// Two-stage read-modify-write (S0 read, S1 decide + write) with forwarding of the word
+// written in the previous cycle (read-first RAM). CNPs wait in a 4-entry FIFO; ce_ready_o
+// leaves room for the packet in S1, so the FIFO never overflows.
+// C++ twin: ll::dcqcn::NpCyc in cpp_model/dcqcn/dcqcn.cpp.
+`default_nettype none
+
+module dcqcn_np #(
+  parameter int Queues = 64,                            // flows, >= 2
+  parameter int QW = (Queues > 1) ? $clog2(Queues) : 1  // derived, do not override
+) (
+  input  wire logic                         clk_i,
+  input  wire logic                         rst_ni,
+  input  wire logic [dcqcn_pkg::TIME_W-1:0] now_i,
+  input  wire logic                         per_pkt_i,
+  input  wire logic [31:0]                  interval_i,
+  input  wire logic                         ce_valid_i,
+  output logic                              ce_ready_o,
+  input  wire logic [QW-1:0]                ce_flow_i,
+  output logic                              cnp_valid_o,
+  input  wire logic                         cnp_ready_i,
+  output logic      [QW-1:0]                cnp_flow_o,
+  output logic                              cnp_sent_o,   // a CNP entered the FIFO
+  output logic                              init_done_o
+);
+  localparam int TW = dcqcn_pkg::TIME_W;
+  localparam int EW = TW + 1;   // {seen, last}
+  localparam int Depth = 4;
+
+  initial begin
+    if (Queues < 2 || Queues > 65536) $error("dcqcn_np: Queues must be in 2..65536");
+    if (QW != $clog2(Queues)) $error("dcqcn_np: QW is derived from Queues; do not override it");
+  end
+
+  logic          sw_we, done;
+  logic [QW-1:0] sw_addr;
+  ll_init_sweep #(.Depth(Queues)) u_sweep (
+    .clk_i(clk_i), .rst_ni(rst_ni), .we_o(sw_we), .addr_o(sw_addr), .done_o(done)
+  );
+
+  logic          ram_we, acc;
+  logic [QW-1:0] ram_waddr;
+  logic [EW-1:0] ram_wdata, ram_rdata;
+  ll_ram_1r1w #(.Width(EW), .Depth(Queues)) u_ram (
+    .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
+    .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
+  );
+
+  logic          s1_valid_q, wb_valid_q;
+  logic [QW-1:0] s1_flow_q, wb_flow_q;
+  logic [TW-1:0] s1_t_q;
+  logic [EW-1:0] wb_q, ent, ent_new;
+  logic          send;
+  logic [QW-1:0] fifo_q [Depth];
+  logic [1:0]    rd_q, wr_q;
+  logic [2:0]    n_q;
+  logic          pop;
+
+  assign ce_ready_o = done && (32'(n_q) + (s1_valid_q ? 32'd1 : 32'd0) < Depth);
+  assign acc        = ce_ready_o && ce_valid_i;
+
+  always_comb begin
+    ent     = (wb_valid_q && wb_flow_q == s1_flow_q) ? wb_q : ram_rdata;
+    send    = per_pkt_i || !ent[TW] || ((s1_t_q - ent[TW-1:0]) >= TW'(interval_i));
+    ent_new = send ? {1'b1, s1_t_q} : ent;
+    ram_we    = done ? s1_valid_q : sw_we;
+    ram_waddr = done ? s1_flow_q : sw_addr;
+    ram_wdata = done ? ent_new : '0;
+  end
+
+  assign cnp_valid_o = n_q != '0;
+  assign cnp_flow_o  = fifo_q[rd_q];
+  assign pop         = cnp_valid_o && cnp_ready_i;
+  assign cnp_sent_o  = s1_valid_q && send;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s1_valid_q <= 1'b0;
+      wb_valid_q <= 1'b0;
+      rd_q       <= '0;
+      wr_q       <= '0;
+      n_q        <= '0;
+    end else begin
+      s1_valid_q <= acc;
+      wb_valid_q <= s1_valid_q;
+      if (pop) rd_q <= rd_q + 1'b1;
+      if (cnp_sent_o) wr_q <= wr_q + 1'b1;
+      n_q <= n_q + (cnp_sent_o ? 3'd1 : 3'd0) - (pop ? 3'd1 : 3'd0);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    s1_flow_q <= ce_flow_i;
+    s1_t_q    <= now_i;
+    wb_flow_q <= s1_flow_q;
+    wb_q      <= ent_new;
+    if (cnp_sent_o) fifo_q[wr_q] <= s1_flow_q;
+  end
+
+  assign init_done_o = done;
+
+`ifndef SYNTHESIS
+  // valid/ready: a CNP offered and not taken stays offered, with the same flow
+  logic          stall_q;
+  logic [QW-1:0] stall_flow_q;
+  always_ff @(posedge clk_i) begin
+    stall_q      <= rst_ni && cnp_valid_o && !cnp_ready_i;
+    stall_flow_q <= cnp_flow_o;
+    if (rst_ni && stall_q) begin
+      assert (cnp_valid_o && cnp_flow_o == stall_flow_q) else $error("dcqcn_np: CNP output changed while stalled");
+    end
+    if (rst_ni) begin
+      assert (32'(n_q) <= Depth) else $error("dcqcn_np: FIFO overflow");
+      assert (!(ce_valid_i && ce_ready_o && !done)) else $error("dcqcn_np: accepted before init_done");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,261 @@
+// dcqcn_rp: DCQCN reaction point for Queues QPs.
+//
+// Per-QP state (dcqcn_pkg word, 401 bits) lives in one ll_ram_1r1w and is updated by a
+// four-stage read-modify-write pipeline, one event per cycle:
+//   S0  arbitration and RAM read   (forced scan > snapshot > CNP > bytes sent > idle scan)
+//   S1  RAM data, hazard forwarding (the S3 result of the same QP, else the word written
+//       in the previous cycle, which a read-first RAM does not return yet)
+//   S2  dcqcn_rp_pass first half (deadlines, alpha chain, increase before a decrease)
+//   S3  dcqcn_rp_pass second half (decrease, increases, the event) and the RAM write
+// An event whose QP is in S2 (one ahead, result not ready) waits one cycle in S1: a
+// bubble goes into S2 and every ready is low (same-QP back-to-back events cost a cycle).
+// Timers are per-QP deadlines in the word; nothing ticks per QP. A round-robin scan
+// pass visits every QP at least once per Queues * ScanForce cycles so the bounded
+// catch-up of dcqcn_rp_pass never falls behind (else late_o pulses).
+// Outputs: rate_* is registered (one pulse per pass that changed Rc: the wheel's rate
+// update); late_o and stat_* are combinational from S3 for the NIC-wide counters.
+// C++ twin: ll::dcqcn::RpCyc in cpp_model/dcqcn/dcqcn.cpp.
+`default_nettype none
+
+module dcqcn_rp #(
+  parameter int Queues       = 64,      // QPs, >= 2
+  parameter int LineRateMbps = 100000,  // line rate (initial Rc, Rt cap)
+  parameter int BytesW       = 14,      // bytes-sent field width
+  parameter int AlphaSteps   = 8,       // catch-up bound: alpha periods per pass
+  parameter int DecSteps     = 4,       // catch-up bound: decrease-check periods per pass
+  parameter int ScanForce    = 4,       // a scan pass at least every ScanForce cycles, >= 2
+  parameter int QW = (Queues > 1) ? $clog2(Queues) : 1  // derived, do not override
+) (
+  input  wire logic                          clk_i,
+  input  wire logic                          rst_ni,
+  input  wire logic [dcqcn_pkg::TIME_W-1:0]  now_i,
+  // live configuration
+  input  wire logic                          nic_i,
+  input  wire logic                          hai_grow_i,
+  input  wire logic                          clamp_tgt_i,
+  input  wire logic                          clamp_ati_i,
+  input  wire logic [3:0]                    g_shift_i,
+  input  wire logic [31:0]                   p_alpha_i,
+  input  wire logic [31:0]                   p_dec_i,
+  input  wire logic [31:0]                   p_inc_i,
+  input  wire logic [31:0]                   byte_reset_i,
+  input  wire logic [dcqcn_pkg::STAGE_W-1:0] f_i,
+  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rai_i,
+  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rhai_i,
+  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rmin_i,
+  input  wire logic [dcqcn_pkg::RATE_W-1:0]  first_rate_i,
+  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] alpha_init_i,
+  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] min_dec_fac_i,
+  // events
+  input  wire logic                          snap_valid_i,
+  output logic                               snap_ready_o,
+  input  wire logic [QW-1:0]                 snap_qp_i,
+  input  wire logic                          snap_clr_i,
+  input  wire logic                          cnp_valid_i,
+  output logic                               cnp_ready_o,
+  input  wire logic [QW-1:0]                 cnp_qp_i,
+  input  wire logic                          sent_valid_i,
+  output logic                               sent_ready_o,
+  input  wire logic [QW-1:0]                 sent_qp_i,
+  input  wire logic [BytesW-1:0]             sent_bytes_i,
+  // results
+  output logic                               rate_valid_o,
+  output logic      [QW-1:0]                 rate_qp_o,
+  output logic      [dcqcn_pkg::RATE_W-1:0]  rate_o,
+  output logic                               late_o,
+  output logic                               stat_valid_o,
+  output logic      [63:0]                   stat_cnt_o,   // {AI, FR, DEC, CNP_RX} 16 bits each
+  output logic      [15:0]                   stat_hai_o,
+  output logic      [dcqcn_pkg::RATE_W-1:0]  stat_rc_o,
+  output logic      [dcqcn_pkg::ALPHA_W-1:0] stat_alpha_o,
+  output logic                               init_done_o
+);
+
+  localparam logic [dcqcn_pkg::RATE_W-1:0] LINE = dcqcn_pkg::RATE_W'(64'(LineRateMbps) * 64'd1000000);
+
+  initial begin
+    if (Queues < 2 || Queues > 65536) $error("dcqcn_rp: Queues must be in 2..65536");
+    if (LineRateMbps < 1 || LineRateMbps > 1000000) $error("dcqcn_rp: LineRateMbps must be in 1..1000000");
+    if (ScanForce < 2 || ScanForce > 1024) $error("dcqcn_rp: ScanForce must be in 2..1024");
+    if (QW != $clog2(Queues)) $error("dcqcn_rp: QW is derived from Queues; do not override it");
+  end
+
+  // ---- init sweep and RAM
+  logic          sw_we, done;
+  logic [QW-1:0] sw_addr;
+  ll_init_sweep #(.Depth(Queues)) u_sweep (
+    .clk_i(clk_i), .rst_ni(rst_ni), .we_o(sw_we), .addr_o(sw_addr), .done_o(done)
+  );
+
+  logic            ram_re, ram_we;
+  logic [QW-1:0]   ram_raddr, ram_waddr;
+  logic [dcqcn_pkg::QP_W-1:0] ram_wdata, ram_rdata, init_word;
+  ll_ram_1r1w #(.Width(dcqcn_pkg::QP_W), .Depth(Queues)) u_ram (
+    .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
+    .re_i(ram_re), .raddr_i(ram_raddr), .rdata_o(ram_rdata)
+  );
+
+  always_comb begin
+    init_word = '0;
+    init_word[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] = LINE;
+    init_word[dcqcn_pkg::W_RT +: dcqcn_pkg::RATE_W] = LINE;
+  end
+
+  // ---- S0: arbitration
+  logic [$clog2(ScanForce+1)-1:0] gap_q, gap_d;
+  logic [QW-1:0] scan_q, scan_d;
+  logic          force_scan, stall;
+  logic          e0_valid, e0_clr;
+  logic [1:0]    e0_kind;
+  logic [QW-1:0] e0_qp;
+  logic [BytesW-1:0] e0_bytes;
+
+  assign force_scan   = 32'(gap_q) + 32'd1 >= 32'(ScanForce);
+  assign stall        = s1_valid_q && s2_valid_q && s1_qp_q == s2_qp_q;
+  assign snap_ready_o = done && !stall && !force_scan;
+  assign cnp_ready_o  = snap_ready_o && !snap_valid_i;
+  assign sent_ready_o = cnp_ready_o && !cnp_valid_i;
+
+  always_comb begin
+    e0_valid = done && !stall;
+    e0_kind  = dcqcn_pkg::EV_SCAN;
+    e0_qp    = scan_q;
+    e0_bytes = '0;
+    e0_clr   = 1'b0;
+    if (force_scan) begin
+      e0_kind = dcqcn_pkg::EV_SCAN;
+    end else if (snap_valid_i) begin
+      e0_kind = dcqcn_pkg::EV_SNAP;
+      e0_qp   = snap_qp_i;
+      e0_clr  = snap_clr_i;
+    end else if (cnp_valid_i) begin
+      e0_kind = dcqcn_pkg::EV_CNP;
+      e0_qp   = cnp_qp_i;
+    end else if (sent_valid_i) begin
+      e0_kind  = dcqcn_pkg::EV_SENT;
+      e0_qp    = sent_qp_i;
+      e0_bytes = sent_bytes_i;
+    end
+    scan_d = scan_q;
+    gap_d  = gap_q;
+    if (e0_valid && e0_kind == dcqcn_pkg::EV_SCAN) begin
+      gap_d  = '0;
+      scan_d = (32'(scan_q) == Queues - 1) ? '0 : scan_q + 1'b1;
+    end else if (e0_valid && 32'(gap_q) < ScanForce) begin
+      gap_d = gap_q + 1'b1;
+    end
+  end
+
+  // ---- pipeline registers
+  logic          s1_valid_q, s1_clr_q, s2_valid_q, s2_clr_q, s3_valid_q, s3_clr_q, wb_valid_q;
+  logic [1:0]    s1_kind_q, s2_kind_q, s3_kind_q;
+  logic [QW-1:0] s1_qp_q, s2_qp_q, s3_qp_q, wb_qp_q;
+  logic [dcqcn_pkg::RATE_W-1:0] s3_rc_q;   // Rc before the pass (rate-change detection)
+  logic [dcqcn_pkg::TIME_W-1:0] s1_t_q, s2_t_q;
+  logic [BytesW-1:0] s1_bytes_q, s2_bytes_q;
+  logic [dcqcn_pkg::QP_W-1:0]   s2_st_q, wb_q, st1, res, res_w;
+  logic              late;
+
+  // ---- S2 + S3: the pass (result in S3)
+  dcqcn_rp_pass #(.AlphaSteps(AlphaSteps), .DecSteps(DecSteps), .BytesW(BytesW)) u_pass (
+    .clk_i(clk_i), .st_i(s2_st_q), .ev_i(s2_kind_q), .t_i(s2_t_q), .bytes_i(s2_bytes_q),
+    .nic_i(nic_i), .hai_grow_i(hai_grow_i), .clamp_tgt_i(clamp_tgt_i), .clamp_ati_i(clamp_ati_i),
+    .g_shift_i(g_shift_i), .p_alpha_i(p_alpha_i), .p_dec_i(p_dec_i), .p_inc_i(p_inc_i),
+    .byte_reset_i(byte_reset_i), .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i),
+    .first_rate_i(first_rate_i), .line_i(LINE), .alpha_init_i(alpha_init_i),
+    .min_dec_fac_i(min_dec_fac_i), .st_o(res), .late_o(late)
+  );
+
+  always_comb begin
+    res_w = res;
+    if (s3_kind_q == dcqcn_pkg::EV_SNAP && s3_clr_q) begin
+      res_w[dcqcn_pkg::W_CCNP +: dcqcn_pkg::QCNT_W] = '0;
+      res_w[dcqcn_pkg::W_CDEC +: dcqcn_pkg::QCNT_W] = '0;
+      res_w[dcqcn_pkg::W_CFR +: dcqcn_pkg::QCNT_W]  = '0;
+      res_w[dcqcn_pkg::W_CAI +: dcqcn_pkg::QCNT_W]  = '0;
+      res_w[dcqcn_pkg::W_CHAI +: dcqcn_pkg::QCNT_W] = '0;
+    end
+  end
+
+  assign late_o       = s3_valid_q && late;
+  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_pkg::EV_SNAP;
+  assign stat_cnt_o   = {res[dcqcn_pkg::W_CAI +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CFR +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CDEC +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CCNP +: dcqcn_pkg::QCNT_W]};
+  assign stat_hai_o   = res[dcqcn_pkg::W_CHAI +: dcqcn_pkg::QCNT_W];
+  assign stat_rc_o    = res[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
+  assign stat_alpha_o = res[dcqcn_pkg::W_ALPHA +: dcqcn_pkg::ALPHA_W];
+
+  // ---- S1: forwarding
+  always_comb begin
+    if (s3_valid_q && s3_qp_q == s1_qp_q)      st1 = res_w;
+    else if (wb_valid_q && wb_qp_q == s1_qp_q) st1 = wb_q;
+    else                                       st1 = ram_rdata;
+  end
+
+  // ---- RAM ports
+  always_comb begin
+    ram_re    = e0_valid;
+    ram_raddr = e0_qp;
+    ram_we    = done ? s3_valid_q : sw_we;
+    ram_waddr = done ? s3_qp_q : sw_addr;
+    ram_wdata = done ? res_w : init_word;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      gap_q        <= '0;
+      scan_q       <= '0;
+      s1_valid_q   <= 1'b0;
+      s2_valid_q   <= 1'b0;
+      s3_valid_q   <= 1'b0;
+      wb_valid_q   <= 1'b0;
+      rate_valid_o <= 1'b0;
+    end else begin
+      gap_q        <= gap_d;
+      scan_q       <= scan_d;
+      if (!stall) s1_valid_q <= e0_valid;
+      s2_valid_q   <= s1_valid_q && !stall;
+      s3_valid_q   <= s2_valid_q;
+      wb_valid_q   <= s3_valid_q;
+      rate_valid_o <= s3_valid_q && res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] != s3_rc_q;
+    end
+  end
+
+  // payload registers (no reset: qualified by the valid bits above)
+  always_ff @(posedge clk_i) begin
+    if (!stall) begin
+      s1_kind_q  <= e0_kind;
+      s1_qp_q    <= e0_qp;
+      s1_t_q     <= now_i;
+      s1_bytes_q <= e0_bytes;
+      s1_clr_q   <= e0_clr;
+    end
+    s2_kind_q  <= s1_kind_q;
+    s2_qp_q    <= s1_qp_q;
+    s2_t_q     <= s1_t_q;
+    s2_bytes_q <= s1_bytes_q;
+    s2_clr_q   <= s1_clr_q;
+    s2_st_q    <= st1;
+    s3_kind_q  <= s2_kind_q;
+    s3_qp_q    <= s2_qp_q;
+    s3_clr_q   <= s2_clr_q;
+    s3_rc_q    <= s2_st_q[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
+    wb_qp_q    <= s3_qp_q;
+    wb_q       <= res_w;
+    if (s3_valid_q && res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] != s3_rc_q) begin
+      rate_qp_o <= s3_qp_q;
+      rate_o    <= res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
+    end
+  end
+
+  assign init_done_o = done;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && done) begin
+      assert (!(s1_valid_q && 32'(s1_qp_q) >= Queues)) else $error("dcqcn_rp: QP index out of range");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,274 @@
+// dcqcn_wheel: Carousel-style timing-wheel rate limiter over Queues QPs.
+//
+// A QP token (the QP's next packet, enq_*) gets the departure time
+//   d = max(now, t_last);  t_last := d + (bytes + IfgBytes) * 8 / Rc
+// i.e. the spec's t_next = max(now, t_last) + size*8/Rc kept as t_last, with the token
+// released at the start of its serialisation slot: an idle QP banks no credit, and a
+// backlogged QP's departures are spaced exactly by its rate whatever the release lag.
+// The division runs in a radix-2^DivBits restoring divider (64/DivBits cycles).
+// Tokens wait in Slots FIFO lists (head/tail flops per slot, next pointers in RAM), slot
+// = floor(d / 2^SlotLog2 ticks); a departure beyond the horizon (rel + Slots - 1) is
+// parked in the last slot and re-inserted when that slot is served (never released
+// before its own slot). The drain pointer serves the oldest slot first, FIFO within a
+// slot (fair among QPs due together), one token per two cycles, and a line-rate pacer
+// (token bucket one slot deep) keeps the aggregate at the line rate. A granted token
+// leaves on grant_* (valid/ready): the deferred completion to the host side.
+// Rates come from the RP (rate_we_i) into a per-QP rate RAM.
+// One token per QP at a time: the host enqueues a QP's next packet after its grant.
+// C++ twin: ll::dcqcn::WheelCyc in cpp_model/dcqcn/dcqcn.cpp.
+`default_nettype none
+
+module dcqcn_wheel #(
+  parameter int Queues       = 64,      // QPs, >= 2
+  parameter int Slots        = 64,      // slots, power of two, 4..4096
+  parameter int SlotLog2     = 6,       // slot length 2^SlotLog2 ticks, 0..24
+  parameter int TickPs       = 1000,    // tick length in ps
+  parameter int LineRateMbps = 100000,  // line rate
+  parameter int BytesW       = 14,      // packet size field width, 7..16
+  parameter int IfgBytes     = 0,       // per-packet overhead (preamble + IFG), 0..255
+  parameter int DivBits      = 4,       // quotient bits per cycle: 1, 2, 4, 8, 16
+  parameter int QW = (Queues > 1) ? $clog2(Queues) : 1,  // derived, do not override
+  parameter int SW = (Slots > 1) ? $clog2(Slots) : 1     // derived, do not override
+) (
+  input  wire logic                         clk_i,
+  input  wire logic                         rst_ni,
+  input  wire logic [dcqcn_pkg::TIME_W-1:0] now_i,
+  input  wire logic                         rate_we_i,
+  input  wire logic [QW-1:0]                rate_qp_i,
+  input  wire logic [dcqcn_pkg::RATE_W-1:0] rate_i,
+  input  wire logic                         enq_valid_i,
+  output logic                              enq_ready_o,
+  input  wire logic [QW-1:0]                enq_qp_i,
+  input  wire logic [BytesW-1:0]            enq_bytes_i,
+  output logic                              grant_valid_o,
+  input  wire logic                         grant_ready_i,
+  output logic      [QW-1:0]                grant_qp_o,
+  output logic      [BytesW-1:0]            grant_bytes_o,
+  output logic                              reinsert_o,   // a token was re-inserted
+  output logic                              init_done_o
+);
+  localparam int RW = dcqcn_pkg::RATE_W;
+  localparam int TW = dcqcn_pkg::TIME_W;
+  localparam int TF = dcqcn_pkg::TIME_FRAC;
+  localparam int XW = TW + 2;                       // absolute slot numbers and horizon
+  localparam logic [63:0] TPS  = 64'd65536000000000000 / 64'(TickPs);  // ticks/s, Q.16
+  localparam logic [63:0] LINE = 64'(LineRateMbps) * 64'd1000000;
+  localparam logic [63:0] LTPB = (TPS * 64'd8 + LINE - 64'd1) / LINE;  // ticks/byte at line, Q.16, rounded up
+  localparam logic [127:0] NUMMAX = ((128'd1 << BytesW) - 128'd1 + 128'(IfgBytes)) * 128'd8 * 128'(TPS);
+  localparam logic [63:0] SLACK = 64'd1 << (TF + SlotLog2);
+  localparam int DivCycles = 64 / DivBits;
+
+  initial begin
+    if (Queues < 2 || Queues > 65536) $error("dcqcn_wheel: Queues must be in 2..65536");
+    if (Slots < 4 || Slots > 4096 || (Slots & (Slots - 1)) != 0) $error("dcqcn_wheel: Slots must be a power of two in 4..4096");
+    if (SlotLog2 < 0 || SlotLog2 > 24) $error("dcqcn_wheel: SlotLog2 must be in 0..24");
+    if (TickPs < 1 || TickPs > 1000000000) $error("dcqcn_wheel: TickPs must be in 1..1e9");
+    if (LineRateMbps < 1 || LineRateMbps > 1000000) $error("dcqcn_wheel: LineRateMbps must be in 1..1000000");
+    if (BytesW < 7 || BytesW > 16) $error("dcqcn_wheel: BytesW must be in 7..16");
+    if (IfgBytes < 0 || IfgBytes > 255) $error("dcqcn_wheel: IfgBytes must be in 0..255");
+    if (!(DivBits == 1 || DivBits == 2 || DivBits == 4 || DivBits == 8 || DivBits == 16)) $error("dcqcn_wheel: DivBits must be 1, 2, 4, 8 or 16");
+    if (NUMMAX[127:63] != '0) $error("dcqcn_wheel: TickPs too small: (2^BytesW + IfgBytes) * 8 * ticks/s * 2^16 must fit 63 bits");
+    if (QW != $clog2(Queues)) $error("dcqcn_wheel: QW is derived from Queues; do not override it");
+    if (SW != $clog2(Slots)) $error("dcqcn_wheel: SW is derived from Slots; do not override it");
+  end
+
+  // ---- init sweep and RAMs
+  logic          sw_we, done;
+  logic [QW-1:0] sw_addr;
+  ll_init_sweep #(.Depth(Queues)) u_sweep (
+    .clk_i(clk_i), .rst_ni(rst_ni), .we_o(sw_we), .addr_o(sw_addr), .done_o(done)
+  );
+
+  logic acc, pop_start, adv, behind, ins_go, pb, due, single, app_en, g_accept;
+  logic [RW-1:0] rate_rd;
+  logic [63:0]   tl_rd;
+  logic [QW-1:0] nxt_rd;
+  logic [64+BytesW-1:0] info_rd;
+  logic [QW-1:0] app_qp, app_waddr;
+  logic [SW-1:0] app_slot, rs;
+  logic [63:0]   ins_d, nowq, base;
+  logic [XW-1:0] cur_abs, horizon, ins_abs, rei_abs, d_abs_info, d_abs_ins;
+  logic [BytesW-1:0] g_bytes_d;
+
+  ll_ram_1r1w #(.Width(RW), .Depth(Queues)) u_rate (
+    .clk_i(clk_i), .we_i(done ? rate_we_i : sw_we), .waddr_i(done ? rate_qp_i : sw_addr),
+    .wdata_i(done ? rate_i : LINE[RW-1:0]), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(rate_rd)
+  );
+
+  // ---- state
+  logic [1:0]    e_state_q;
+  logic [6:0]    e_cnt_q;
+  logic [QW-1:0] e_qp_q;
+  logic [BytesW-1:0] e_bytes_q;
+  logic [63:0]   e_num_q, e_quo_q, e_tl_q;
+  logic [RW-1:0] e_den_q;
+  logic [RW:0]   e_rem_q;
+  logic          p_state_q;
+  logic [QW-1:0] p_qp_q;
+  logic [SW-1:0] p_slot_q;
+  logic [XW-1:0] rel_q;
+  logic [Slots-1:0] empty_q;
+  logic [QW-1:0] head_q [Slots];
+  logic [QW-1:0] tail_q [Slots];
+  logic          g_valid_q;
+  logic [QW-1:0] g_qp_q;
+  logic [BytesW-1:0] g_bytes_q;
+  logic [63:0]   link_q;
+
+  ll_ram_1r1w #(.Width(64), .Depth(Queues)) u_tlast (
+    .clk_i(clk_i), .we_i(done ? ins_go : sw_we), .waddr_i(done ? e_qp_q : sw_addr),
+    .wdata_i(done ? ins_d + e_quo_q : 64'd0), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(tl_rd)
+  );
+  ll_ram_1r1w #(.Width(QW), .Depth(Queues)) u_next (
+    .clk_i(clk_i), .we_i(app_en && !empty_q[app_slot]), .waddr_i(app_waddr), .wdata_i(app_qp),
+    .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(nxt_rd)
+  );
+  ll_ram_1r1w #(.Width(64 + BytesW), .Depth(Queues)) u_info (
+    .clk_i(clk_i), .we_i(ins_go), .waddr_i(e_qp_q), .wdata_i({e_bytes_q, ins_d}),
+    .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(info_rd)
+  );
+
+  // ---- combinational control
+  always_comb begin
+    nowq       = {now_i, 16'h0000};
+    cur_abs    = XW'(now_i) >> SlotLog2;
+    horizon    = rel_q + XW'(Slots) - XW'(1);
+    rs         = rel_q[SW-1:0];
+    acc        = enq_ready_o && enq_valid_i;
+    behind     = done && !p_state_q && rel_q <= cur_abs;
+    pop_start  = behind && !empty_q[rs] && !g_valid_q && nowq >= link_q && e_state_q != 2'd3;
+    adv        = behind && empty_q[rs] && rel_q < cur_abs;
+    ins_go     = e_state_q == 2'd3 && !p_state_q;
+    pb         = p_state_q;
+    d_abs_info = XW'(info_rd[63:0] >> (TF + SlotLog2));
+    g_bytes_d  = info_rd[64 +: BytesW];
+    due        = d_abs_info <= cur_abs;
+    single     = tail_q[p_slot_q] == p_qp_q;
+    g_accept   = g_valid_q && grant_ready_i;
+    ins_d      = (nowq > e_tl_q) ? nowq : e_tl_q;
+    d_abs_ins  = XW'(ins_d >> (TF + SlotLog2));
+    ins_abs    = (d_abs_ins < horizon) ? d_abs_ins : horizon;
+    rei_abs    = (d_abs_info < horizon) ? d_abs_info : horizon;
+    app_en     = (pb && !due) || ins_go;
+    app_slot   = pb ? SW'(rei_abs) : SW'(ins_abs);
+    app_qp     = pb ? p_qp_q : e_qp_q;
+    app_waddr  = tail_q[app_slot];
+    base       = (nowq > SLACK) ? nowq - SLACK : 64'd0;
+  end
+
+  assign enq_ready_o   = done && e_state_q == 2'd0;
+  assign grant_valid_o = g_valid_q;
+  assign grant_qp_o    = g_qp_q;
+  assign grant_bytes_o = g_bytes_q;
+  assign reinsert_o    = pb && !due;
+  assign init_done_o   = done;
+
+  // ---- divider step
+  logic [63:0] dv_num, dv_quo;
+  logic [RW:0] dv_rem;
+  always_comb begin
+    dv_num = e_num_q;
+    dv_quo = e_quo_q;
+    dv_rem = e_rem_q;
+    for (int i = 0; i < DivBits; i++) begin
+      dv_rem = {dv_rem[RW-1:0], dv_num[63]};
+      dv_num = {dv_num[62:0], 1'b0};
+      dv_quo = {dv_quo[62:0], 1'b0};
+      if (dv_rem >= {1'b0, e_den_q}) begin
+        dv_rem    = dv_rem - {1'b0, e_den_q};
+        dv_quo[0] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      e_state_q <= 2'd0;
+      e_cnt_q   <= '0;
+      p_state_q <= 1'b0;
+      rel_q     <= '0;
+      empty_q   <= '1;
+      g_valid_q <= 1'b0;
+      link_q    <= '0;
+    end else begin
+      // pop, phase B: unlink the head, then grant or re-insert
+      if (pb) begin
+        if (single) empty_q[p_slot_q] <= 1'b1;
+        if (due) begin
+          g_valid_q <= 1'b1;
+          link_q    <= ((base > link_q) ? base : link_q) + (64'(g_bytes_d) + 64'(IfgBytes)) * LTPB;
+        end
+      end else if (g_accept) begin
+        g_valid_q <= 1'b0;
+      end
+      if (app_en && empty_q[app_slot]) empty_q[app_slot] <= 1'b0;
+      p_state_q <= pop_start;
+      if (adv) rel_q <= rel_q + 1'b1;
+      case (e_state_q)
+        2'd0: if (acc) e_state_q <= 2'd1;
+        2'd1: begin
+          e_state_q <= 2'd2;
+          e_cnt_q   <= 7'(DivCycles);
+        end
+        2'd2: begin
+          e_cnt_q <= e_cnt_q - 1'b1;
+          if (e_cnt_q == 7'd1) e_state_q <= 2'd3;
+        end
+        default: if (ins_go) e_state_q <= 2'd0;
+      endcase
+    end
+  end
+
+  // payload registers (no reset: qualified by the state above)
+  always_ff @(posedge clk_i) begin
+    if (pb && !single) head_q[p_slot_q] <= nxt_rd;
+    if (app_en) begin
+      if (empty_q[app_slot]) head_q[app_slot] <= app_qp;
+      tail_q[app_slot] <= app_qp;
+    end
+    if (pb && due) begin
+      g_qp_q    <= p_qp_q;
+      g_bytes_q <= g_bytes_d;
+    end
+    if (pop_start) begin
+      p_qp_q   <= head_q[rs];
+      p_slot_q <= rs;
+    end
+    case (e_state_q)
+      2'd0: if (acc) begin
+        e_qp_q    <= enq_qp_i;
+        e_bytes_q <= enq_bytes_i;
+      end
+      2'd1: begin
+        e_num_q <= (64'(e_bytes_q) + 64'(IfgBytes)) * 64'd8 * TPS;
+        e_den_q <= rate_rd;
+        e_tl_q  <= tl_rd;
+        e_rem_q <= '0;
+        e_quo_q <= '0;
+      end
+      2'd2: begin
+        e_num_q <= dv_num;
+        e_rem_q <= dv_rem;
+        e_quo_q <= dv_quo;
+      end
+      default: ;
+    endcase
+  end
+
+`ifndef SYNTHESIS
+  logic          gstall_q;
+  logic [QW-1:0] gstall_qp_q;
+  always_ff @(posedge clk_i) begin
+    gstall_q    <= rst_ni && g_valid_q && !grant_ready_i;
+    gstall_qp_q <= g_qp_q;
+    if (rst_ni && gstall_q) begin
+      assert (g_valid_q && g_qp_q == gstall_qp_q) else $error("dcqcn_wheel: grant changed while stalled");
+    end
+    if (rst_ni && e_state_q == 2'd1) begin
+      assert (rate_rd != '0) else $error("dcqcn_wheel: zero rate");
+    end
+  end
+`endif
+endmodule
+
+`default_nettype wire

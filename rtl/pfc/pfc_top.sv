@@ -1,0 +1,827 @@
+// pfc_top: PFC (IEEE 802.1Qbb) admission, PAUSE generation, received-PAUSE state and the
+// PFC watchdog of a shared-buffer switch (spec: switch.md, PFC / shared buffer / watchdog).
+//
+// Events (valid/ready, at most one of each kind offered per cycle, one accepted per cycle):
+//   adm_*  packet admission (ingress port, egress port, priority, length, lossless)
+//          -> in-order decision dec_* exactly 2 cycles after acceptance
+//   dep_*  packet departure (the same fields, carried with the packet)
+//   pfc_*  one received PFC entry (port, priority, quanta; quanta 0 = RESUME), e.g. from
+//          pfc_frame_dec
+//   tick_i time base, one pulse per TickNs ns; all timers count ticks
+// Outputs: pause_* PAUSE / RESUME requests (quanta 0 = RESUME) per port and priority,
+//   valid for one cycle, no back-pressure (pfc_frame_enc always accepts);
+//   eg_paused_o / eg_storm_o: the 8 egress queues of port eg_qport_i (combinational).
+//
+// Pipeline: S0 arbitrates (STAT_CMD > timer sweep > pfc > dep > adm; the sweep wins at
+// least every other cycle while it runs) and reads the ingress-queue RAM (iq, per
+// ingress port x priority) and the egress-queue RAM (eq, per egress port x priority).
+// S1 forwards last cycle's write to the same address (read-first RAMs), decides,
+// writes both RAMs back and registers the outputs. Latency: accept -> dec_valid_o = 2.
+// The dynamic thresholds, the shared headroom pool size and the bits per tick are
+// registered: computed from the pools / live configuration at the start of each cycle and
+// used by the next op (one cycle behind); the pool limits are checked exactly.
+// Timer sweep: every tick starts one pass over all Ports*8 queues (PAUSE refresh, XON
+// re-check, received-quanta countdown, paused time, watchdog). A pass accounts for all
+// ticks since the previous pass, so timers are exact in ticks even if passes lag.
+// Threshold convention, accounting and pool mode: docs/pfc.md.
+// Register map: docs/pfc_regmap.md (source rtl/pfc/pfc_regs.json).
+`default_nettype none
+
+module pfc_top #(
+  parameter int Ports  = 8,     // switch ports, 2..64
+  parameter int CntW   = 24,    // byte-counter width (sizes up to 2^CntW - 1 bytes), 16..30
+  parameter int StatW  = 32,    // statistics counter width, 1..32 (saturating)
+  parameter int TimerW = 20,    // tick-timer width (refresh, watchdog), 4..24
+  parameter int TickNs = 1000,  // ns per tick_i period, 1..65535
+  // derived, do not override
+  parameter int PortW  = (Ports > 1) ? $clog2(Ports) : 1
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+  // admission events
+  input  wire logic             adm_valid_i,
+  output logic                  adm_ready_o,
+  input  wire logic [PortW-1:0] adm_iport_i,
+  input  wire logic [PortW-1:0] adm_eport_i,
+  input  wire logic [2:0]       adm_prio_i,
+  input  wire logic [13:0]      adm_len_i,       // bytes, >= 1
+  input  wire logic             adm_lossless_i,
+  output logic                  dec_valid_o,
+  output logic      [1:0]       dec_o,           // 0 admit, 1 headroom, 2 drop
+  output logic      [2:0]       dec_why_o,       // drop reason (PFC_WHY_*)
+  // departure events
+  input  wire logic             dep_valid_i,
+  output logic                  dep_ready_o,
+  input  wire logic [PortW-1:0] dep_iport_i,
+  input  wire logic [PortW-1:0] dep_eport_i,
+  input  wire logic [2:0]       dep_prio_i,
+  input  wire logic [13:0]      dep_len_i,
+  input  wire logic             dep_lossless_i,
+  // received PFC entries
+  input  wire logic             pfc_valid_i,
+  output logic                  pfc_ready_o,
+  input  wire logic [PortW-1:0] pfc_port_i,
+  input  wire logic [2:0]       pfc_prio_i,
+  input  wire logic [15:0]      pfc_quanta_i,
+  // time base
+  input  wire logic             tick_i,
+  // PAUSE / RESUME requests
+  output logic                  pause_valid_o,
+  output logic      [PortW-1:0] pause_port_o,
+  output logic      [2:0]       pause_prio_o,
+  output logic      [15:0]      pause_quanta_o,
+  // egress paused state query
+  input  wire logic [PortW-1:0] eg_qport_i,
+  output logic      [7:0]       eg_paused_o,
+  output logic      [7:0]       eg_storm_o,
+  // register interface (docs/CONVENTIONS.md)
+  input  wire logic             cfg_we_i,
+  input  wire logic             cfg_re_i,
+  input  wire logic [11:0]      cfg_addr_i,
+  input  wire logic [31:0]      cfg_wdata_i,
+  output logic      [31:0]      cfg_rdata_o,
+  output logic                  cfg_rvalid_o,
+  output logic                  init_done_o
+);
+  initial begin
+    if (Ports < 2 || Ports > 64) $error("pfc_top: Ports must be in 2..64");
+    if (CntW < 16 || CntW > 30) $error("pfc_top: CntW must be in 16..30");
+    if (StatW < 1 || StatW > 32) $error("pfc_top: StatW must be in 1..32");
+    if (TimerW < 4 || TimerW > 24) $error("pfc_top: TimerW must be in 4..24");
+    if (TickNs < 1 || TickNs > 65535) $error("pfc_top: TickNs must be in 1..65535");
+    if (PortW != $clog2(Ports)) $error("pfc_top: PortW is derived; do not override it");
+  end
+
+  localparam int QW      = PortW + 3;        // queue index width
+  localparam int Entries = Ports * 8;
+  localparam int RemW    = 25;               // remaining pause in bit times (quanta * 512)
+  localparam int NCnt    = 12;               // global counters
+  // ingress-queue entry
+  localparam int I_CNT = 0, I_HDR = CntW, I_XOFF = 2 * CntW, I_RT = 2 * CntW + 1;
+  localparam int I_PSENT = I_RT + TimerW, I_HDROP = I_PSENT + StatW, I_HPEAK = I_HDROP + StatW;
+  localparam int IW = I_HPEAK + CntW;
+  // egress-queue entry
+  localparam int E_CNT = 0, E_PACT = CntW, E_REM = CntW + 1, E_STORM = CntW + 1 + RemW;
+  localparam int E_WDT = E_STORM + 1, E_PRCV = E_WDT + TimerW, E_PTIME = E_PRCV + StatW;
+  localparam int E_WSTORM = E_PTIME + StatW, E_WDROP = E_WSTORM + StatW, E_WREST = E_WDROP + StatW;
+  localparam int EW = E_WREST + StatW;
+  // ops
+  localparam logic [2:0] OpNone = 3'd0, OpAdm = 3'd1, OpDep = 3'd2, OpPfc = 3'd3,
+                         OpSweep = 3'd4, OpStat = 3'd5;
+  // global counter indices
+  localparam int CAdmit = 0, CHdrm = 1, CViol = 2, CLossy = 3, CWdDrop = 4, CPauseTx = 5,
+                 CResumeTx = 6, CPauseRx = 7, CResumeRx = 8, CStorm = 9, CRestore = 10,
+                 COverrun = 11;
+  localparam logic [CntW-1:0]   CMAX = {CntW{1'b1}};
+  localparam logic [StatW-1:0]  SMAX = {StatW{1'b1}};
+  localparam logic [TimerW-1:0] TMAX = {TimerW{1'b1}};
+  // reset values
+  localparam int DefRefreshI = 167772 / TickNs;      // ~half of 0xffff quanta at 100G
+  localparam int DefWdI      = 200000000 / TickNs;   // 200 ms
+  localparam int TMaxI       = (1 << TimerW) - 1;
+  localparam logic [TimerW-1:0] DefRefresh = (DefRefreshI < 1) ? TimerW'(1) :
+      (DefRefreshI > TMaxI) ? TMAX : TimerW'(DefRefreshI);
+  localparam logic [TimerW-1:0] DefWd = (DefWdI > TMaxI) ? TMAX : TimerW'(DefWdI);
+  localparam logic [25:0] TickNs26 = 26'(TickNs);
+
+  // ------------------------------------------------------------------ helpers
+  // alpha = 2^k, k two's complement in -8..7; left shifts saturate at all ones.
+  function automatic logic [CntW-1:0] ashift(input logic [CntW-1:0] v, input logic [3:0] k);
+    logic [CntW+7:0] w;
+    logic [3:0]      m;
+    m = k[3] ? (4'd0 - k) : k;
+    w = {8'd0, v} << m;
+    if (k[3])                 ashift = v >> m;
+    else if (|w[CntW+7:CntW]) ashift = CMAX;
+    else                      ashift = w[CntW-1:0];
+  endfunction
+  function automatic logic [CntW-1:0] cadd(input logic [CntW-1:0] a, input logic [CntW-1:0] b);
+    logic [CntW:0] s;
+    s = {1'b0, a} + {1'b0, b};
+    cadd = s[CntW] ? CMAX : s[CntW-1:0];
+  endfunction
+  function automatic logic [CntW-1:0] csub(input logic [CntW-1:0] a, input logic [CntW-1:0] b);
+    csub = (a > b) ? a - b : '0;
+  endfunction
+  function automatic logic [StatW-1:0] sinc(input logic [StatW-1:0] v);
+    sinc = (v == SMAX) ? v : v + 1'b1;
+  endfunction
+  function automatic logic [StatW-1:0] sadd(input logic [StatW-1:0] v, input logic [3:0] e);
+    logic [32:0] s;
+    s = 33'(v) + 33'(e);
+    sadd = (s > 33'(SMAX)) ? SMAX : StatW'(s);
+  endfunction
+  function automatic logic [TimerW-1:0] tadd(input logic [TimerW-1:0] v, input logic [3:0] e);
+    logic [TimerW:0] s;
+    s = {1'b0, v} + (TimerW + 1)'(e);
+    tadd = s[TimerW] ? TMAX : s[TimerW-1:0];
+  endfunction
+
+  // ------------------------------------------------------------------ init sweep
+  logic          init_we, init_done;
+  logic [QW-1:0] init_addr;
+  ll_init_sweep #(.Depth(Entries)) u_init (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .we_o   (init_we),
+    .addr_o (init_addr),
+    .done_o (init_done)
+  );
+  assign init_done_o = init_done;
+
+  // ------------------------------------------------------------------ configuration
+  // s_* staged shadow, l_* live; COMMIT copies s_* -> l_* in one cycle.
+  logic              s_dyn, s_pool, l_dyn, l_pool;
+  logic [7:0]        s_llmask, l_llmask;
+  logic [CntW-1:0]   s_xoff, l_xoff, s_xon, l_xon, s_shsz, l_shsz, s_egll, l_egll, s_egly, l_egly;
+  logic [3:0]        s_aing, l_aing, s_aeg, l_aeg;
+  logic [2:0]        s_os, l_os;
+  logic [15:0]       s_quanta, l_quanta;
+  logic [TimerW-1:0] s_refresh, l_refresh, s_wddet, l_wddet, s_wdres, l_wdres;
+  logic [9:0]        s_gbps, l_gbps;
+  logic [8*CntW-1:0] s_rsv, l_rsv, s_hdrm, l_hdrm;
+  logic [QW-1:0]     stat_sel_q;
+
+  logic        we_ok;
+  logic [9:0]  waddr;   // word address
+  assign we_ok = cfg_we_i && init_done;
+  assign waddr = cfg_addr_i[11:2];
+
+  logic              commit, stat_cmd_we;
+  logic [NCnt-1:0]   cnt_clr;
+  logic              peak_clr;
+  assign commit      = we_ok && cfg_addr_i == pfc_regs_pkg::PFC_COMMIT && cfg_wdata_i[0];
+  assign stat_cmd_we = we_ok && cfg_addr_i == pfc_regs_pkg::PFC_STAT_CMD;
+  assign cnt_clr     = (we_ok && cfg_addr_i == pfc_regs_pkg::PFC_CLEAR) ? cfg_wdata_i[NCnt-1:0] : '0;
+  assign peak_clr    = we_ok && cfg_addr_i == pfc_regs_pkg::PFC_CLEAR && cfg_wdata_i[12];
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s_dyn <= 1'b1; s_pool <= 1'b0; s_llmask <= 8'h18;
+      s_xoff <= CntW'(24475); s_xon <= CntW'(3000);
+      s_shsz <= CMAX; s_egll <= CMAX; s_egly <= CMAX;
+      s_aing <= 4'd0; s_aeg <= 4'd0; s_os <= 3'd0; s_quanta <= 16'hffff;
+      s_refresh <= DefRefresh; s_wddet <= DefWd; s_wdres <= DefWd; s_gbps <= 10'd100;
+      s_rsv <= '0; s_hdrm <= {8{CntW'(22400)}};
+      l_dyn <= 1'b1; l_pool <= 1'b0; l_llmask <= 8'h18;
+      l_xoff <= CntW'(24475); l_xon <= CntW'(3000);
+      l_shsz <= CMAX; l_egll <= CMAX; l_egly <= CMAX;
+      l_aing <= 4'd0; l_aeg <= 4'd0; l_os <= 3'd0; l_quanta <= 16'hffff;
+      l_refresh <= DefRefresh; l_wddet <= DefWd; l_wdres <= DefWd; l_gbps <= 10'd100;
+      l_rsv <= '0; l_hdrm <= {8{CntW'(22400)}};
+      stat_sel_q <= '0;
+    end else begin
+      if (we_ok) begin
+        case (cfg_addr_i)
+          pfc_regs_pkg::PFC_MODE:        begin s_dyn <= cfg_wdata_i[0]; s_pool <= cfg_wdata_i[1]; end
+          pfc_regs_pkg::PFC_LOSSLESS:    s_llmask <= cfg_wdata_i[7:0];
+          pfc_regs_pkg::PFC_XOFF_STATIC: s_xoff <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_ALPHA:       begin s_aing <= cfg_wdata_i[3:0]; s_aeg <= cfg_wdata_i[11:8]; end
+          pfc_regs_pkg::PFC_XON_OFFSET:  s_xon <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_SHARED_SIZE: s_shsz <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_EGLL_SIZE:   s_egll <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_EGLY_SIZE:   s_egly <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_SHP:         s_os <= cfg_wdata_i[2:0];
+          pfc_regs_pkg::PFC_QUANTA:      s_quanta <= cfg_wdata_i[15:0];
+          pfc_regs_pkg::PFC_REFRESH:     s_refresh <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_LINK_GBPS:   s_gbps <= cfg_wdata_i[9:0];
+          pfc_regs_pkg::PFC_WD_DETECT:   s_wddet <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_WD_RESTORE:  s_wdres <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_STAT_SEL:    if (cfg_wdata_i < 32'(Entries)) stat_sel_q <= cfg_wdata_i[QW-1:0];
+          default: begin
+            if (waddr >= 10'h020 && waddr < 10'h028) s_rsv[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
+            if (waddr >= 10'h028 && waddr < 10'h030) s_hdrm[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
+          end
+        endcase
+      end
+      if (commit) begin
+        l_dyn <= s_dyn; l_pool <= s_pool; l_llmask <= s_llmask; l_xoff <= s_xoff; l_xon <= s_xon;
+        l_shsz <= s_shsz; l_egll <= s_egll; l_egly <= s_egly; l_aing <= s_aing; l_aeg <= s_aeg;
+        l_os <= s_os; l_quanta <= s_quanta; l_refresh <= s_refresh; l_gbps <= s_gbps;
+        l_wddet <= s_wddet; l_wdres <= s_wdres; l_rsv <= s_rsv; l_hdrm <= s_hdrm;
+      end
+    end
+  end
+
+  // derived live values, registered (they follow COMMIT one cycle later; no op can reach
+  // S1 in the cycle after reset, the RAM sweep runs first)
+  logic [CntW-1:0] shp_size, shp_q;
+  logic [25:0]     bpt, bpt_q;     // bits per tick
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      shp_q <= '0; bpt_q <= '0;
+    end else begin
+      shp_q <= shp_size; bpt_q <= bpt;
+    end
+  end
+  always_comb begin
+    logic [CntW+2:0]  hsum;
+    logic [CntW+9:0]  prod;
+    hsum = '0;
+    for (int p = 0; p < 8; p++)
+      if (l_llmask[p]) hsum = hsum + (CntW + 3)'(l_hdrm[p*CntW +: CntW]);
+    prod = (CntW + 10)'(hsum) * (CntW + 10)'(Ports);
+    prod = prod >> l_os;
+    shp_size = (|prod[CntW+9:CntW]) ? CMAX : prod[CntW-1:0];
+  end
+  assign bpt = 26'(l_gbps) * TickNs26;
+
+  // ------------------------------------------------------------------ state
+  logic [CntW-1:0]  sh_used_q, hdr_used_q, egll_used_q, egly_used_q, hdr_peak_q;
+  logic [Entries-1:0] paused_q, storm_q;
+  logic             stat_pend_q, stat_snap_q;
+  logic [7:0]       stat_clr_q;
+  // timer sweep
+  logic             sw_act_q, sw_turn_q;
+  logic [QW-1:0]    sw_idx_q;
+  logic [3:0]       sw_pend_q, sw_e_q;
+  // S1
+  logic             s1_valid_q;
+  logic [2:0]       s1_op_q;
+  logic [QW-1:0]    s1_qi_q, s1_qe_q;
+  logic [13:0]      s1_len_q;
+  logic             s1_ll_q, s1_snap_q;
+  logic [15:0]      s1_quanta_q;
+  logic [7:0]       s1_clr_q;
+  // forwarding of last cycle's writes
+  logic             iqf_hit_q, eqf_hit_q;   // S1's op reads what the previous op wrote
+  logic [IW-1:0]    iqf_d_q;
+  logic [EW-1:0]    eqf_d_q;
+
+  // ------------------------------------------------------------------ S0: arbitration
+  logic ext_any, stat_go, sweep_go, ext_ok;
+  assign ext_any  = pfc_valid_i || dep_valid_i || adm_valid_i;
+  assign stat_go  = init_done && stat_pend_q;
+  assign sweep_go = init_done && !stat_go && sw_act_q && (sw_turn_q || !ext_any);
+  assign ext_ok   = init_done && !stat_go && !sweep_go;
+  assign pfc_ready_o = ext_ok;
+  assign dep_ready_o = ext_ok && !pfc_valid_i;
+  assign adm_ready_o = ext_ok && !pfc_valid_i && !dep_valid_i;
+
+  logic [2:0]    s0_op;
+  logic [QW-1:0] s0_qi, s0_qe;
+  logic [13:0]   s0_len;
+  logic          s0_ll;
+  always_comb begin
+    s0_op = OpNone; s0_qi = '0; s0_qe = '0; s0_len = '0; s0_ll = 1'b0;
+    if (stat_go) begin
+      s0_op = OpStat; s0_qi = stat_sel_q; s0_qe = stat_sel_q;
+    end else if (sweep_go) begin
+      s0_op = OpSweep; s0_qi = sw_idx_q; s0_qe = sw_idx_q;
+    end else if (ext_ok && pfc_valid_i) begin
+      s0_op = OpPfc; s0_qi = {pfc_port_i, pfc_prio_i}; s0_qe = {pfc_port_i, pfc_prio_i};
+    end else if (dep_valid_i && dep_ready_o) begin
+      s0_op = OpDep; s0_qi = {dep_iport_i, dep_prio_i}; s0_qe = {dep_eport_i, dep_prio_i};
+      s0_len = dep_len_i; s0_ll = dep_lossless_i;
+    end else if (adm_valid_i && adm_ready_o) begin
+      s0_op = OpAdm; s0_qi = {adm_iport_i, adm_prio_i}; s0_qe = {adm_eport_i, adm_prio_i};
+      s0_len = adm_len_i; s0_ll = adm_lossless_i;
+    end
+  end
+
+  // ------------------------------------------------------------------ RAMs
+  logic          iq_we, eq_we, iq_we1, eq_we1;
+  logic [QW-1:0] iq_wa, eq_wa;
+  logic [IW-1:0] iq_wd, iq_wd1, iq_rd;
+  logic [EW-1:0] eq_wd, eq_wd1, eq_rd;
+  assign iq_we = init_we || iq_we1;
+  assign eq_we = init_we || eq_we1;
+  assign iq_wa = init_we ? init_addr : s1_qi_q;
+  assign eq_wa = init_we ? init_addr : s1_qe_q;
+  assign iq_wd = init_we ? '0 : iq_wd1;
+  assign eq_wd = init_we ? '0 : eq_wd1;
+
+  ll_ram_1r1w #(.Width(IW), .Depth(Entries)) u_iq (
+    .clk_i (clk_i), .we_i (iq_we), .waddr_i (iq_wa), .wdata_i (iq_wd),
+    .re_i (1'b1), .raddr_i (s0_qi), .rdata_o (iq_rd)
+  );
+  ll_ram_1r1w #(.Width(EW), .Depth(Entries)) u_eq (
+    .clk_i (clk_i), .we_i (eq_we), .waddr_i (eq_wa), .wdata_i (eq_wd),
+    .re_i (1'b1), .raddr_i (s0_qe), .rdata_o (eq_rd)
+  );
+
+  // ------------------------------------------------------------------ S1: decide and write back
+  logic [IW-1:0] iq_cur;
+  logic [EW-1:0] eq_cur;
+  // The address compare is done one cycle early (S0's address against the one S1 writes
+  // now), so only a flop selects the forwarded word.
+  assign iq_cur = iqf_hit_q ? iqf_d_q : iq_rd;
+  assign eq_cur = eqf_hit_q ? eqf_d_q : eq_rd;
+
+  // current fields
+  logic [CntW-1:0]   i_cnt, i_hdr, i_hpeak, e_cnt;
+  logic              i_xoff, e_pact, e_storm;
+  logic [TimerW-1:0] i_rt, e_wdt;
+  logic [StatW-1:0]  i_psent, i_hdrop, e_prcv, e_ptime, e_wstorm, e_wdrop, e_wrest;
+  logic [RemW-1:0]   e_rem;
+  assign i_cnt    = iq_cur[I_CNT +: CntW];
+  assign i_hdr    = iq_cur[I_HDR +: CntW];
+  assign i_xoff   = iq_cur[I_XOFF];
+  assign i_rt     = iq_cur[I_RT +: TimerW];
+  assign i_psent  = iq_cur[I_PSENT +: StatW];
+  assign i_hdrop  = iq_cur[I_HDROP +: StatW];
+  assign i_hpeak  = iq_cur[I_HPEAK +: CntW];
+  assign e_cnt    = eq_cur[E_CNT +: CntW];
+  assign e_pact   = eq_cur[E_PACT];
+  assign e_rem    = eq_cur[E_REM +: RemW];
+  assign e_storm  = eq_cur[E_STORM];
+  assign e_wdt    = eq_cur[E_WDT +: TimerW];
+  assign e_prcv   = eq_cur[E_PRCV +: StatW];
+  assign e_ptime  = eq_cur[E_PTIME +: StatW];
+  assign e_wstorm = eq_cur[E_WSTORM +: StatW];
+  assign e_wdrop  = eq_cur[E_WDROP +: StatW];
+  assign e_wrest  = eq_cur[E_WREST +: StatW];
+
+  // next fields
+  logic [CntW-1:0]   n_cnt, n_hdr, n_hpeak, n_ecnt;
+  logic              n_xoff, n_pact, n_storm;
+  logic [TimerW-1:0] n_rt, n_wdt;
+  logic [StatW-1:0]  n_psent, n_hdrop, n_prcv, n_ptime, n_wstorm, n_wdrop, n_wrest;
+  logic [RemW-1:0]   n_rem;
+  // pools and outputs (next)
+  logic [CntW-1:0]   sh_used_d, hdr_used_d, egll_used_d, egly_used_d;
+  logic              dec_v_d, pz_v_d;
+  logic [1:0]        dec_d;
+  logic [2:0]        why_d;
+  logic [15:0]       pz_q_d;
+  logic [NCnt-1:0]   cnt_inc;
+  logic              snap_we;
+
+  // Threshold terms. Everything here comes from flops (configuration, pools, S1's op),
+  // not from the RAM words, so it is ready when the RAM data arrives; the RAM-dependent
+  // tests below are then one adder or comparator deep. (The model computes the same
+  // decisions the straightforward way: the lockstep bench checks the equivalence.)
+  logic [CntW-1:0]   thr_q, egthr_q;         // registered dynamic / static thresholds
+  logic [2:0]        prio;
+  logic [CntW-1:0]   rsv, hcap, free_sh, over_old;
+  logic [CntW:0]     lim, len_x, lim_c;
+  logic              sh_in, lim_ge_len, hcap_ge_len, egthr_ge_len;
+  logic [CntW-1:0]   lim_m_len, hcap_m_len, egthr_m_len;
+  logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
+  assign prio        = s1_qi_q[2:0];
+  assign rsv         = l_rsv[prio*CntW +: CntW];
+  assign hcap        = l_hdrm[prio*CntW +: CntW];
+  assign free_sh     = csub(l_shsz, sh_used_q);
+  assign sh_in       = sh_used_q <= l_shsz;
+  assign lim         = {1'b0, rsv} + {1'b0, thr_q};
+  assign len_x       = (CntW + 1)'(s1_len_q);
+  assign lim_c       = lim[CntW] ? {1'b0, CMAX} : lim;            // min(lim, 2^CntW - 1)
+  assign lim_ge_len  = lim_c >= len_x;
+  assign lim_m_len   = CntW'(lim_c - len_x);
+  assign hcap_ge_len = {1'b0, hcap} >= len_x;
+  assign hcap_m_len  = hcap - len_x[CntW-1:0];
+  assign egthr_ge_len = {1'b0, egthr_q} >= len_x;
+  assign egthr_m_len = egthr_q - len_x[CntW-1:0];
+  assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
+  assign k_dep       = (CntW + 3)'(lim) + (CntW + 3)'(len_x) - (CntW + 3)'(l_xon);  // XON after a departure
+  assign k_sw        = (CntW + 3)'(lim) - (CntW + 3)'(l_xon);                      // XON in the sweep
+  assign over_old    = csub(i_cnt, rsv);
+  logic [CntW:0]     tot;                    // the ingress queue's bytes, cnt + hdr
+  assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
+
+  always_comb begin
+    logic [CntW+2:0] csum;
+    logic [CntW-1:0] dsh, hd, cd, rest, release_b;
+    logic            fits, hok, egfit, xon, peff, wd_on;
+    logic [29:0]     dec_bits;
+    logic [TimerW-1:0] tt;
+    // defaults: entries unchanged, nothing written or emitted
+    n_cnt = i_cnt; n_hdr = i_hdr; n_xoff = i_xoff; n_rt = i_rt; n_psent = i_psent;
+    n_hdrop = i_hdrop; n_hpeak = i_hpeak;
+    n_ecnt = e_cnt; n_pact = e_pact; n_rem = e_rem; n_storm = e_storm; n_wdt = e_wdt;
+    n_prcv = e_prcv; n_ptime = e_ptime; n_wstorm = e_wstorm; n_wdrop = e_wdrop; n_wrest = e_wrest;
+    sh_used_d = sh_used_q; hdr_used_d = hdr_used_q; egll_used_d = egll_used_q; egly_used_d = egly_used_q;
+    iq_we1 = 1'b0; eq_we1 = 1'b0;
+    dec_v_d = 1'b0; dec_d = 2'd0; why_d = 3'd0;
+    pz_v_d = 1'b0; pz_q_d = 16'd0;
+    cnt_inc = '0; snap_we = 1'b0;
+    // admission tests
+    //   fits:  cnt + len <= min(lim, 2^CntW - 1)  and  shared_used + dsh <= SHARED_SIZE
+    //   dsh:   growth of the queue's part above its reserved minimum
+    csum = (CntW + 3)'(i_cnt) + len_m_rsv;                          // cnt + len - rsv
+    dsh  = (i_cnt >= rsv) ? len_x[CntW-1:0] : (csum[CntW+2] ? '0 : csum[CntW-1:0]);
+    fits = lim_ge_len && i_cnt <= lim_m_len && sh_in && dsh <= free_sh;
+    hok  = hcap_ge_len && i_hdr <= hcap_m_len &&
+           (!l_pool || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
+    egfit = egthr_ge_len && e_cnt <= egthr_m_len && {1'b0, egly_used_q} + len_x <= {1'b0, l_egly};
+    hd = '0; cd = '0; rest = '0; release_b = '0; xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
+    dec_bits = '0; tt = '0;
+
+    if (s1_valid_q) begin
+      case (s1_op_q)
+        OpAdm: begin
+          iq_we1 = 1'b1; eq_we1 = 1'b1; dec_v_d = 1'b1;
+          if (e_storm) begin
+            dec_d = 2'd2; why_d = 3'd5; n_wdrop = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
+          end else if (s1_ll_q) begin
+            if (l_pool && {1'b0, egll_used_q} + len_x > {1'b0, l_egll}) begin
+              dec_d = 2'd2; why_d = 3'd2; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+            end else if (!i_xoff && fits) begin
+              n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
+              n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
+              cnt_inc[CAdmit] = 1'b1;
+            end else begin
+              if (!i_xoff) begin
+                n_xoff = 1'b1; n_rt = '0; pz_v_d = 1'b1; pz_q_d = l_quanta;
+                n_psent = sinc(i_psent); cnt_inc[CPauseTx] = 1'b1;
+              end
+              if (hok) begin
+                dec_d = 2'd1; n_hdr = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
+                n_hpeak = (i_hdr + len_x[CntW-1:0] > i_hpeak) ? i_hdr + len_x[CntW-1:0] : i_hpeak;
+                n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
+                cnt_inc[CHdrm] = 1'b1;
+              end else begin
+                dec_d = 2'd2; why_d = 3'd1; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+              end
+            end
+          end else begin
+            if (!fits) begin
+              dec_d = 2'd2; why_d = 3'd3; cnt_inc[CLossy] = 1'b1;
+            end else if (l_pool && !egfit) begin
+              dec_d = 2'd2; why_d = 3'd4; cnt_inc[CLossy] = 1'b1;
+            end else begin
+              n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
+              n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egly_used_d = cadd(egly_used_q, len_x[CntW-1:0]);
+              cnt_inc[CAdmit] = 1'b1;
+            end
+          end
+        end
+        OpDep: begin
+          // headroom drains first; the shared pool gets back the removed bytes that lay
+          // above the reserved minimum: min(cd, over_old)
+          iq_we1 = 1'b1; eq_we1 = 1'b1;
+          hd = (i_hdr < len_x[CntW-1:0]) ? i_hdr : len_x[CntW-1:0];
+          rest = len_x[CntW-1:0] - hd;
+          cd = (i_cnt < rest) ? i_cnt : rest;
+          n_hdr = i_hdr - hd;
+          n_cnt = i_cnt - cd;
+          release_b = (cd < over_old) ? cd : over_old;
+          sh_used_d = csub(sh_used_q, release_b);
+          hdr_used_d = csub(hdr_used_q, hd);
+          n_ecnt = csub(e_cnt, len_x[CntW-1:0]);
+          if (s1_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
+          else         egly_used_d = csub(egly_used_q, len_x[CntW-1:0]);
+          // XON: the queue is empty after the departure (cnt + hdr <= len), or
+          // cnt + hdr - len + XON_OFFSET <= lim
+          xon = tot <= len_x || (!k_dep[CntW+2] && (CntW + 3)'(tot) <= k_dep);
+          if (i_xoff && xon) begin
+            n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
+          end
+        end
+        OpPfc: begin
+          eq_we1 = 1'b1;
+          n_prcv = sinc(e_prcv);
+          if (s1_quanta_q != 16'd0) begin
+            n_pact = 1'b1; n_rem = {s1_quanta_q, 9'd0}; cnt_inc[CPauseRx] = 1'b1;
+            if (e_storm) n_wdt = '0;
+          end else begin
+            n_pact = 1'b0; n_rem = '0; cnt_inc[CResumeRx] = 1'b1;
+          end
+        end
+        OpSweep: begin
+          iq_we1 = 1'b1; eq_we1 = 1'b1;
+          // ingress side: XON re-check (dynamic threshold may have grown), PAUSE refresh
+          if (i_xoff) begin
+            xon = tot == '0 || (!k_sw[CntW+2] && (CntW + 3)'(tot) <= k_sw);
+            if (xon) begin
+              n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
+            end else begin
+              tt = tadd(i_rt, sw_e_q);
+              if (l_refresh != '0 && tt >= l_refresh) begin
+                n_rt = '0; pz_v_d = 1'b1; pz_q_d = l_quanta; n_psent = sinc(i_psent);
+                cnt_inc[CPauseTx] = 1'b1;
+              end else begin
+                n_rt = tt;
+              end
+            end
+          end
+          // egress side: paused time, quanta countdown, watchdog
+          peff = e_pact && !e_storm;
+          if (peff) n_ptime = sadd(e_ptime, sw_e_q);
+          dec_bits = 30'(sw_e_q) * 30'(bpt_q);
+          if (e_pact) begin
+            if (30'(e_rem) <= dec_bits) begin n_pact = 1'b0; n_rem = '0; end
+            else n_rem = e_rem - RemW'(dec_bits);
+          end
+          wd_on = l_wddet != '0 && l_llmask[s1_qe_q[2:0]];
+          if (!wd_on) begin
+            n_storm = 1'b0; n_wdt = '0;
+          end else if (!e_storm) begin
+            if (peff && e_cnt != '0) begin
+              tt = tadd(e_wdt, sw_e_q);
+              if (tt >= l_wddet) begin
+                n_storm = 1'b1; n_wdt = '0; n_wstorm = sinc(e_wstorm); cnt_inc[CStorm] = 1'b1;
+              end else begin
+                n_wdt = tt;
+              end
+            end else begin
+              n_wdt = '0;
+            end
+          end else begin
+            if (n_pact) begin
+              n_wdt = '0;
+            end else begin
+              tt = tadd(e_wdt, sw_e_q);
+              if (tt >= l_wdres) begin
+                n_storm = 1'b0; n_wdt = '0; n_wrest = sinc(e_wrest); cnt_inc[CRestore] = 1'b1;
+              end else begin
+                n_wdt = tt;
+              end
+            end
+          end
+        end
+        OpStat: begin
+          iq_we1 = 1'b1; eq_we1 = 1'b1; snap_we = s1_snap_q;
+          if (s1_clr_q[0]) n_psent = '0;
+          if (s1_clr_q[1]) n_hdrop = '0;
+          if (s1_clr_q[2]) n_hpeak = '0;
+          if (s1_clr_q[3]) n_prcv = '0;
+          if (s1_clr_q[4]) n_ptime = '0;
+          if (s1_clr_q[5]) n_wstorm = '0;
+          if (s1_clr_q[6]) n_wdrop = '0;
+          if (s1_clr_q[7]) n_wrest = '0;
+        end
+        default: ;
+      endcase
+    end
+    iq_wd1 = {n_hpeak, n_hdrop, n_psent, n_rt, n_xoff, n_hdr, n_cnt};
+    eq_wd1 = {n_wrest, n_wdrop, n_wstorm, n_ptime, n_prcv, n_wdt, n_storm, n_rem, n_pact, n_ecnt};
+  end
+
+  // ------------------------------------------------------------------ sequential
+  logic             dec_v_q, pz_v_q;
+  logic [1:0]       dec_q;
+  logic [2:0]       why_q;
+  logic [PortW-1:0] pz_port_q;
+  logic [2:0]       pz_prio_q;
+  logic [15:0]      pz_quanta_q;
+  // snapshot registers
+  logic [StatW-1:0] sn_psent, sn_hdrop, sn_prcv, sn_ptime, sn_wstorm, sn_wdrop, sn_wrest;
+  logic [CntW-1:0]  sn_hpeak, sn_cnt, sn_hdr, sn_ecnt;
+  logic [2:0]       sn_flags;
+  logic             sw_start;
+  assign sw_start = init_done && !sw_act_q && sw_pend_q != 4'd0;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s1_valid_q <= 1'b0; s1_op_q <= OpNone; s1_qi_q <= '0; s1_qe_q <= '0; s1_len_q <= '0;
+      s1_ll_q <= 1'b0; s1_quanta_q <= '0; s1_snap_q <= 1'b0; s1_clr_q <= '0;
+      iqf_hit_q <= 1'b0; eqf_hit_q <= 1'b0; iqf_d_q <= '0; eqf_d_q <= '0;
+      thr_q <= CMAX; egthr_q <= CMAX;
+      sh_used_q <= '0; hdr_used_q <= '0; egll_used_q <= '0; egly_used_q <= '0; hdr_peak_q <= '0;
+      paused_q <= '0; storm_q <= '0;
+      stat_pend_q <= 1'b0; stat_snap_q <= 1'b0; stat_clr_q <= '0;
+      sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0;
+      dec_v_q <= 1'b0; dec_q <= '0; why_q <= '0;
+      pz_v_q <= 1'b0; pz_port_q <= '0; pz_prio_q <= '0; pz_quanta_q <= '0;
+      sn_psent <= '0; sn_hdrop <= '0; sn_prcv <= '0; sn_ptime <= '0; sn_wstorm <= '0;
+      sn_wdrop <= '0; sn_wrest <= '0; sn_hpeak <= '0; sn_cnt <= '0; sn_hdr <= '0; sn_ecnt <= '0;
+      sn_flags <= '0;
+    end else begin
+      // S0 -> S1
+      s1_valid_q  <= s0_op != OpNone;
+      s1_op_q     <= s0_op;
+      s1_qi_q     <= s0_qi;
+      s1_qe_q     <= s0_qe;
+      s1_len_q    <= s0_len;
+      s1_ll_q     <= s0_ll;
+      s1_quanta_q <= (s0_op == OpPfc) ? pfc_quanta_i : 16'd0;
+      s1_snap_q   <= stat_go && stat_snap_q;
+      s1_clr_q    <= stat_go ? stat_clr_q : 8'd0;
+      // forwarding
+      iqf_hit_q <= iq_we1 && s1_qi_q == s0_qi; iqf_d_q <= iq_wd1;
+      eqf_hit_q <= eq_we1 && s1_qe_q == s0_qe; eqf_d_q <= eq_wd1;
+      // dynamic thresholds, registered: they follow the pools with one cycle of delay
+      thr_q   <= l_dyn ? ashift(csub(l_shsz, sh_used_q), l_aing) : l_xoff;
+      egthr_q <= ashift(csub(l_egly, egly_used_q), l_aeg);
+      // pools
+      sh_used_q <= sh_used_d; hdr_used_q <= hdr_used_d;
+      egll_used_q <= egll_used_d; egly_used_q <= egly_used_d;
+      if (peak_clr) hdr_peak_q <= '0;
+      else if (hdr_used_q > hdr_peak_q) hdr_peak_q <= hdr_used_q;
+      // egress paused / storm flags
+      if (s1_valid_q && (s1_op_q == OpPfc || s1_op_q == OpSweep)) begin
+        paused_q[s1_qe_q] <= n_pact && !n_storm;
+        storm_q[s1_qe_q]  <= n_storm;
+      end
+      // STAT_CMD
+      if (stat_cmd_we) begin
+        stat_pend_q <= 1'b1; stat_snap_q <= cfg_wdata_i[0]; stat_clr_q <= cfg_wdata_i[15:8];
+      end else if (stat_go) begin
+        stat_pend_q <= 1'b0;
+      end
+      // timer sweep
+      sw_turn_q <= !sw_turn_q;
+      if (sw_start) begin
+        sw_act_q <= 1'b1; sw_idx_q <= '0; sw_e_q <= sw_pend_q;
+        sw_pend_q <= {3'd0, tick_i};
+      end else begin
+        if (tick_i && sw_pend_q != 4'hf) sw_pend_q <= sw_pend_q + 4'd1;
+        if (sweep_go) begin
+          if (sw_idx_q == QW'(Entries - 1)) sw_act_q <= 1'b0;
+          else sw_idx_q <= sw_idx_q + 1'b1;
+        end
+      end
+      // outputs
+      dec_v_q <= dec_v_d;
+      dec_q   <= dec_v_d ? dec_d : 2'd0;
+      why_q   <= dec_v_d ? why_d : 3'd0;
+      pz_v_q  <= pz_v_d;
+      pz_port_q   <= pz_v_d ? s1_qi_q[QW-1:3] : '0;
+      pz_prio_q   <= pz_v_d ? s1_qi_q[2:0] : '0;
+      pz_quanta_q <= pz_v_d ? pz_q_d : '0;
+      if (snap_we) begin
+        sn_psent <= i_psent; sn_hdrop <= i_hdrop; sn_hpeak <= i_hpeak; sn_prcv <= e_prcv;
+        sn_ptime <= e_ptime; sn_wstorm <= e_wstorm; sn_wdrop <= e_wdrop; sn_wrest <= e_wrest;
+        sn_cnt <= i_cnt; sn_hdr <= i_hdr; sn_ecnt <= e_cnt; sn_flags <= {e_storm, e_pact, i_xoff};
+      end
+    end
+  end
+
+  assign dec_valid_o    = dec_v_q;
+  assign dec_o          = dec_q;
+  assign dec_why_o      = why_q;
+  assign pause_valid_o  = pz_v_q;
+  assign pause_port_o   = pz_port_q;
+  assign pause_prio_o   = pz_prio_q;
+  assign pause_quanta_o = pz_quanta_q;
+  assign eg_paused_o    = paused_q[eg_qport_i*8 +: 8];
+  assign eg_storm_o     = storm_q[eg_qport_i*8 +: 8];
+
+  // ------------------------------------------------------------------ global counters
+  logic [NCnt*StatW-1:0] cnt_val;
+  logic [NCnt-1:0]       cnt_inc_g;
+  always_comb begin
+    cnt_inc_g = cnt_inc;
+    cnt_inc_g[COverrun] = sw_start && sw_pend_q > 4'd1;
+  end
+  for (genvar g = 0; g < NCnt; g++) begin : g_cnt
+    ll_sat_counter #(.Width(StatW)) u_cnt (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .clr_i   (cnt_clr[g]),
+      .inc_i   (cnt_inc_g[g]),
+      .value_o (cnt_val[g*StatW +: StatW])
+    );
+  end
+
+  // ------------------------------------------------------------------ register reads
+  logic [31:0] rd;
+  always_comb begin
+    rd = 32'd0;
+    case (cfg_addr_i)
+      pfc_regs_pkg::PFC_ID:          rd = pfc_regs_pkg::PFC_ID_VALUE;
+      pfc_regs_pkg::PFC_PARAMS:      rd = {2'd0, 6'(TimerW), 2'd0, 6'(StatW), 2'd0, 6'(CntW), 8'(Ports)};
+      pfc_regs_pkg::PFC_STATUS:      rd = {30'd0, stat_pend_q || (s1_valid_q && s1_op_q == OpStat), init_done};
+      pfc_regs_pkg::PFC_TICK_NS:     rd = 32'(TickNs);
+      pfc_regs_pkg::PFC_MODE:        rd = {30'd0, s_pool, s_dyn};
+      pfc_regs_pkg::PFC_LOSSLESS:    rd = {24'd0, s_llmask};
+      pfc_regs_pkg::PFC_XOFF_STATIC: rd = 32'(s_xoff);
+      pfc_regs_pkg::PFC_ALPHA:       rd = {20'd0, s_aeg, 4'd0, s_aing};
+      pfc_regs_pkg::PFC_XON_OFFSET:  rd = 32'(s_xon);
+      pfc_regs_pkg::PFC_SHARED_SIZE: rd = 32'(s_shsz);
+      pfc_regs_pkg::PFC_EGLL_SIZE:   rd = 32'(s_egll);
+      pfc_regs_pkg::PFC_EGLY_SIZE:   rd = 32'(s_egly);
+      pfc_regs_pkg::PFC_SHP:         rd = {29'd0, s_os};
+      pfc_regs_pkg::PFC_QUANTA:      rd = {16'd0, s_quanta};
+      pfc_regs_pkg::PFC_REFRESH:     rd = 32'(s_refresh);
+      pfc_regs_pkg::PFC_LINK_GBPS:   rd = {22'd0, s_gbps};
+      pfc_regs_pkg::PFC_WD_DETECT:   rd = 32'(s_wddet);
+      pfc_regs_pkg::PFC_WD_RESTORE:  rd = 32'(s_wdres);
+      pfc_regs_pkg::PFC_STAT_SEL:    rd = 32'(stat_sel_q);
+      pfc_regs_pkg::PFC_HDR_PEAK:    rd = 32'(hdr_peak_q);
+      pfc_regs_pkg::PFC_SHARED_USED: rd = 32'(sh_used_q);
+      pfc_regs_pkg::PFC_HDR_USED:    rd = 32'(hdr_used_q);
+      pfc_regs_pkg::PFC_EGLL_USED:   rd = 32'(egll_used_q);
+      pfc_regs_pkg::PFC_EGLY_USED:   rd = 32'(egly_used_q);
+      pfc_regs_pkg::PFC_SHP_SIZE:    rd = 32'(shp_q);
+      pfc_regs_pkg::PFC_SNAP_PSENT:  rd = 32'(sn_psent);
+      pfc_regs_pkg::PFC_SNAP_HDROP:  rd = 32'(sn_hdrop);
+      pfc_regs_pkg::PFC_SNAP_HPEAK:  rd = 32'(sn_hpeak);
+      pfc_regs_pkg::PFC_SNAP_PRCV:   rd = 32'(sn_prcv);
+      pfc_regs_pkg::PFC_SNAP_PTIME:  rd = 32'(sn_ptime);
+      pfc_regs_pkg::PFC_SNAP_WSTORM: rd = 32'(sn_wstorm);
+      pfc_regs_pkg::PFC_SNAP_WDROP:  rd = 32'(sn_wdrop);
+      pfc_regs_pkg::PFC_SNAP_WREST:  rd = 32'(sn_wrest);
+      pfc_regs_pkg::PFC_SNAP_CNT:    rd = 32'(sn_cnt);
+      pfc_regs_pkg::PFC_SNAP_HDR:    rd = 32'(sn_hdr);
+      pfc_regs_pkg::PFC_SNAP_ECNT:   rd = 32'(sn_ecnt);
+      pfc_regs_pkg::PFC_SNAP_FLAGS:  rd = {29'd0, sn_flags};
+      default: begin
+        if (waddr >= 10'h020 && waddr < 10'h028) rd = 32'(s_rsv[waddr[2:0]*CntW +: CntW]);
+        if (waddr >= 10'h028 && waddr < 10'h030) rd = 32'(s_hdrm[waddr[2:0]*CntW +: CntW]);
+        if (waddr[9:4] == 6'h05 && waddr[3:0] < 4'(NCnt)) rd = 32'(cnt_val[waddr[3:0]*StatW +: StatW]);
+      end
+    endcase
+  end
+
+  logic [31:0] rdata_q;
+  logic        rvalid_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rdata_q <= '0; rvalid_q <= 1'b0;
+    end else begin
+      rvalid_q <= cfg_re_i;
+      rdata_q  <= cfg_re_i ? rd : 32'd0;
+    end
+  end
+  assign cfg_rdata_o  = rdata_q;
+  assign cfg_rvalid_o = rvalid_q;
+
+  // ------------------------------------------------------------------ interface assertions
+`ifndef SYNTHESIS
+  logic             a_adm_hold, a_dep_hold, a_pfc_hold;
+  logic [PortW-1:0] a_adm_ip, a_adm_ep, a_dep_ip, a_dep_ep, a_pfc_p;
+  logic [2:0]       a_adm_pr, a_dep_pr, a_pfc_pr;
+  logic [13:0]      a_adm_len, a_dep_len;
+  logic             a_adm_ll, a_dep_ll;
+  logic [15:0]      a_pfc_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      a_adm_hold <= 1'b0; a_dep_hold <= 1'b0; a_pfc_hold <= 1'b0;
+    end else begin
+      if (a_adm_hold) begin
+        assert (adm_valid_i) else $error("pfc_top: adm_valid_i dropped while not ready");
+        assert (adm_iport_i == a_adm_ip && adm_eport_i == a_adm_ep && adm_prio_i == a_adm_pr &&
+                adm_len_i == a_adm_len && adm_lossless_i == a_adm_ll)
+          else $error("pfc_top: adm payload changed while not ready");
+      end
+      if (a_dep_hold) begin
+        assert (dep_valid_i) else $error("pfc_top: dep_valid_i dropped while not ready");
+        assert (dep_iport_i == a_dep_ip && dep_eport_i == a_dep_ep && dep_prio_i == a_dep_pr &&
+                dep_len_i == a_dep_len && dep_lossless_i == a_dep_ll)
+          else $error("pfc_top: dep payload changed while not ready");
+      end
+      if (a_pfc_hold) begin
+        assert (pfc_valid_i) else $error("pfc_top: pfc_valid_i dropped while not ready");
+        assert (pfc_port_i == a_pfc_p && pfc_prio_i == a_pfc_pr && pfc_quanta_i == a_pfc_q)
+          else $error("pfc_top: pfc payload changed while not ready");
+      end
+      if (adm_valid_i) begin
+        assert (adm_len_i != '0 && 32'(adm_iport_i) < Ports && 32'(adm_eport_i) < Ports)
+          else $error("pfc_top: illegal admission event");
+      end
+      if (dep_valid_i) begin
+        assert (dep_len_i != '0 && 32'(dep_iport_i) < Ports && 32'(dep_eport_i) < Ports)
+          else $error("pfc_top: illegal departure event");
+      end
+      if (pfc_valid_i) assert (32'(pfc_port_i) < Ports) else $error("pfc_top: illegal PFC port");
+      assert (32'(eg_qport_i) < Ports) else $error("pfc_top: eg_qport_i out of range");
+      // legal states
+      if (sw_act_q) assert (32'(sw_idx_q) < Entries) else $error("pfc_top: sweep index out of range");
+      if (s1_valid_q) assert (s1_op_q >= OpAdm && s1_op_q <= OpStat) else $error("pfc_top: bad S1 op");
+
+      a_adm_hold <= adm_valid_i && !adm_ready_o;
+      a_dep_hold <= dep_valid_i && !dep_ready_o;
+      a_pfc_hold <= pfc_valid_i && !pfc_ready_o;
+    end
+    a_adm_ip <= adm_iport_i; a_adm_ep <= adm_eport_i; a_adm_pr <= adm_prio_i;
+    a_adm_len <= adm_len_i; a_adm_ll <= adm_lossless_i;
+    a_dep_ip <= dep_iport_i; a_dep_ep <= dep_eport_i; a_dep_pr <= dep_prio_i;
+    a_dep_len <= dep_len_i; a_dep_ll <= dep_lossless_i;
+    a_pfc_p <= pfc_port_i; a_pfc_pr <= pfc_prio_i; a_pfc_q <= pfc_quanta_i;
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,80 @@
+#include "sim/event_queue.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ll::sim {
+
+void Simulator::push(Time t, EventHandler* target, uint32_t kind, uint64_t arg) {
+  if (t < now_) {
+    throw std::logic_error("event scheduled in the past: at " + std::to_string(t) +
+                           " ps, now " + std::to_string(now_) + " ps");
+  }
+  if (t == kNever) throw std::overflow_error("event scheduled at the end of time");
+  Event ev;
+  ev.time = t;
+  ev.seq = seq_++;
+  ev.target = target;
+  ev.kind = kind;
+  ev.arg = arg;
+  queue_.push(ev);
+}
+
+void Simulator::at(Time t, EventHandler& target, uint32_t kind, uint64_t arg) {
+  push(t, &target, kind, arg);
+}
+
+void Simulator::after(Time dt, EventHandler& target, uint32_t kind, uint64_t arg) {
+  if (dt >= kNever - now_) throw std::overflow_error("event delay runs past the end of time");
+  push(now_ + dt, &target, kind, arg);
+}
+
+void Simulator::at(Time t, std::function<void()> fn) {
+  if (t < now_) push(t, &closures_, 0, 0);  // throws with the standard message
+  push(t, &closures_, 0, closures_.add(std::move(fn)));
+}
+
+void Simulator::after(Time dt, std::function<void()> fn) {
+  if (dt >= kNever - now_) throw std::overflow_error("event delay runs past the end of time");
+  at(now_ + dt, std::move(fn));
+}
+
+uint64_t Simulator::run(Time until) {
+  stop_ = false;
+  uint64_t n = 0;
+  if (until < now_) return 0;  // time never runs backwards
+  while (!queue_.empty() && !stop_) {
+    if (queue_.top().time > until) {
+      now_ = until;
+      return n;
+    }
+    const Event ev = queue_.top();
+    queue_.pop();
+    now_ = ev.time;
+    ++n;
+    ++executed_;
+    ev.target->handle(ev);
+  }
+  return n;
+}
+
+uint64_t Simulator::Closures::add(std::function<void()> fn) {
+  if (!free_.empty()) {
+    const uint64_t slot = free_.back();
+    free_.pop_back();
+    slots_[slot] = std::move(fn);
+    return slot;
+  }
+  slots_.push_back(std::move(fn));
+  return slots_.size() - 1;
+}
+
+void Simulator::Closures::handle(const Event& ev) {
+  std::function<void()> fn = std::move(slots_[ev.arg]);
+  slots_[ev.arg] = nullptr;
+  free_.push_back(ev.arg);
+  fn();
+}
+
+}  // namespace ll::sim

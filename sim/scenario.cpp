@@ -1,0 +1,592 @@
+#include "sim/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/units.h"
+
+#ifndef LL_SIM_WORKLOAD_DIR
+#define LL_SIM_WORKLOAD_DIR "sim/workloads"
+#endif
+
+namespace ll::sim {
+
+using json = nlohmann::json;
+
+ScenarioError::ScenarioError(const std::string& file, const std::string& key, const std::string& what)
+    : std::invalid_argument(file + ": " + (key.empty() ? std::string() : key + ": ") + what), key_(key) {}
+
+std::string ScenarioOptions::default_workload_dir() { return LL_SIM_WORKLOAD_DIR; }
+
+namespace {
+
+const char* type_name(const json& j) {
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_array()) return "an array";
+  if (j.is_object()) return "an object";
+  return "null";
+}
+
+// Reads one JSON object with key-path tracking. Construction rejects keys outside
+// `allowed`; every getter names its key in errors.
+class Obj {
+ public:
+  Obj(const json& j, std::string path, const std::string& file, std::vector<std::string> allowed)
+      : j_(j), path_(std::move(path)), file_(file) {
+    if (!j.is_object()) fail(path_, std::string("expected an object, got ") + type_name(j));
+    for (const auto& item : j.items()) {
+      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(key(item.key()), "unknown key (allowed here: " + list + ")");
+      }
+    }
+  }
+
+  std::string key(const std::string& k) const { return path_.empty() ? k : path_ + "." + k; }
+  [[noreturn]] void fail(const std::string& keypath, const std::string& what) const {
+    throw ScenarioError(file_, keypath, what);
+  }
+  bool has(const std::string& k) const { return j_.contains(k); }
+  const json& at(const std::string& k) const {
+    if (!j_.contains(k)) fail(key(k), "missing (required)");
+    return j_.at(k);
+  }
+
+  std::string str(const std::string& k) const {
+    const json& v = at(k);
+    if (!v.is_string()) fail(key(k), std::string("expected a string, got ") + type_name(v));
+    return v.get<std::string>();
+  }
+  std::string str(const std::string& k, const std::string& def) const { return has(k) ? str(k) : def; }
+
+  uint64_t uint(const std::string& k, uint64_t min, uint64_t max) const {
+    const json& v = at(k);
+    if (!v.is_number_integer()) fail(key(k), std::string("expected an integer, got ") + type_name(v));
+    if (v.is_number_unsigned() || v.get<int64_t>() >= 0) {
+      const uint64_t x = v.get<uint64_t>();
+      if (x >= min && x <= max) return x;
+    }
+    fail(key(k), "must be in " + std::to_string(min) + ".." + std::to_string(max) + " (got " + v.dump() + ")");
+  }
+  uint64_t uint(const std::string& k, uint64_t min, uint64_t max, uint64_t def) const {
+    return has(k) ? uint(k, min, max) : def;
+  }
+
+  double number(const std::string& k) const {
+    const json& v = at(k);
+    if (!v.is_number()) fail(key(k), std::string("expected a number, got ") + type_name(v));
+    return v.get<double>();
+  }
+
+  // Durations are strings with a unit ("10us"): a bare number would be ambiguous.
+  Time time(const std::string& k) const {
+    const json& v = at(k);
+    if (!v.is_string()) {
+      fail(key(k), std::string("expected a duration string such as \"10us\", got ") + type_name(v));
+    }
+    try {
+      return parse_time(v.get<std::string>());
+    } catch (const std::invalid_argument& e) {
+      fail(key(k), e.what());
+    }
+  }
+  Time time(const std::string& k, Time def) const { return has(k) ? time(k) : def; }
+
+  // Rates: "40G"/"40Gbps" or a number of bits/s.
+  uint64_t rate(const std::string& k) const {
+    const json& v = at(k);
+    uint64_t r = 0;
+    if (v.is_number_integer() && v.is_number_unsigned()) {
+      r = v.get<uint64_t>();
+    } else if (v.is_string()) {
+      try {
+        r = parse_rate(v.get<std::string>());
+      } catch (const std::invalid_argument& e) {
+        fail(key(k), e.what());
+      }
+    } else {
+      fail(key(k), std::string("expected a rate such as \"40G\", got ") + type_name(v) + " " + v.dump());
+    }
+    if (r == 0) fail(key(k), "must be > 0");
+    return r;
+  }
+
+  // Byte counts: "2MB" or a number of bytes.
+  uint64_t bytes(const std::string& k) const {
+    const json& v = at(k);
+    if (v.is_number_integer() && v.is_number_unsigned()) return v.get<uint64_t>();
+    if (v.is_string()) {
+      try {
+        return parse_bytes(v.get<std::string>());
+      } catch (const std::invalid_argument& e) {
+        fail(key(k), e.what());
+      }
+    }
+    fail(key(k), std::string("expected a size such as \"2MB\", got ") + type_name(v) + " " + v.dump());
+  }
+
+  const json& array(const std::string& k) const {
+    const json& v = at(k);
+    if (!v.is_array()) fail(key(k), std::string("expected an array, got ") + type_name(v));
+    return v;
+  }
+
+  const std::string& path() const { return path_; }
+  const std::string& file() const { return file_; }
+
+ private:
+  const json& j_;
+  std::string path_;
+  const std::string& file_;
+};
+
+std::string join_path(const std::string& dir, const std::string& file) {
+  if (file.empty() || file[0] == '/' || dir.empty()) return file;
+  return dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+std::string dirname(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+LinkSpec link_spec(const Obj& parent, const std::string& k, LinkSpec def) {
+  if (!parent.has(k)) return def;
+  Obj o(parent.at(k), parent.key(k), parent.file(), {"speed", "delay"});
+  if (o.has("speed")) def.bps = o.rate("speed");
+  def.delay = o.time("delay", def.delay);
+  return def;
+}
+
+struct Context {
+  std::string file;
+  std::string base_dir;
+  ScenarioOptions opt;
+};
+
+// Runs a builder; its std::invalid_argument("<param>: ...") becomes "<path>.<param>: ...".
+template <class F>
+Topology build(const Obj& o, F&& f) {
+  try {
+    return f();
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    const size_t colon = msg.find(": ");
+    if (colon != std::string::npos && msg.find(' ') > colon) {
+      o.fail(o.key(msg.substr(0, colon)), msg.substr(colon + 2));
+    }
+    o.fail(o.path(), msg);
+  }
+}
+
+// ["a", "b"] -> the two node ids, both switches or one host and one switch.
+std::pair<NodeId, NodeId> endpoints(const Obj& o, const Topology& t) {
+  const json& b = o.array("between");
+  if (b.size() != 2 || !b[0].is_string() || !b[1].is_string()) {
+    o.fail(o.key("between"), "expected two node names, e.g. [\"leaf0\", \"spine0\"]");
+  }
+  NodeId n[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string name = b[i].get<std::string>();
+    if (!t.has(name)) o.fail(o.key("between"), "no node named \"" + name + "\"");
+    n[i] = t.find(name);
+  }
+  return {n[0], n[1]};
+}
+
+// The link an entry addresses: "between" plus "index" when there are parallel links.
+LinkId pick_link(const Obj& o, const Topology& t) {
+  const auto [a, b] = endpoints(o, t);
+  const std::vector<LinkId> links = t.links_between(a, b);
+  const std::string names = t.node(a).name + " and " + t.node(b).name;
+  if (links.empty()) o.fail(o.key("between"), "no link between " + names);
+  if (!o.has("index")) {
+    if (links.size() > 1) {
+      o.fail(o.path(), std::to_string(links.size()) + " parallel links between " + names +
+                           ": give \"index\" (0.." + std::to_string(links.size() - 1) + ")");
+    }
+    return links[0];
+  }
+  return links[o.uint("index", 0, links.size() - 1)];
+}
+
+Topology parse_topology(const Obj& parent, std::string& type_out) {
+  const json& tj = parent.at("topology");
+  const std::string path = parent.key("topology");
+  // The type decides which keys are allowed, so read it before the strict pass.
+  if (!tj.is_object()) Obj(tj, path, parent.file(), {});
+  if (!tj.contains("type")) parent.fail(path + ".type", "missing (required: leaf_spine, dcqcn_testbed or fat_tree)");
+  if (!tj.at("type").is_string()) parent.fail(path + ".type", std::string("expected a string, got ") + type_name(tj.at("type")));
+  const std::string type = tj.at("type").get<std::string>();
+  static const std::map<std::string, std::vector<std::string>> params = {
+      {"leaf_spine", {"spines", "leaves", "hosts_per_leaf", "host_link", "fabric_link"}},
+      {"dcqcn_testbed", {"hosts_per_tor", "host_link", "tor_leaf_link", "leaf_spine_link"}},
+      {"fat_tree", {"k", "host_link", "edge_agg_link", "agg_core_link"}}};
+  const auto pit = params.find(type);
+  if (pit == params.end()) {
+    parent.fail(path + ".type", "unknown topology type \"" + type + "\" (expected leaf_spine, dcqcn_testbed or fat_tree)");
+  }
+  std::vector<std::string> allowed = pit->second;
+  allowed.insert(allowed.begin(), "type");
+  allowed.insert(allowed.end(), {"striping", "link_overrides", "failed_links"});
+  const Obj o(tj, path, parent.file(), allowed);
+  Topology t;
+  if (type == "leaf_spine") {
+    LeafSpineParams p;
+    p.spines = static_cast<uint32_t>(o.uint("spines", 0, 0xFFFFFFFFu));
+    p.leaves = static_cast<uint32_t>(o.uint("leaves", 0, 0xFFFFFFFFu));
+    p.hosts_per_leaf = static_cast<uint32_t>(o.uint("hosts_per_leaf", 0, 0xFFFFFFFFu));
+    p.host_link = link_spec(o, "host_link", p.host_link);
+    p.fabric_link = link_spec(o, "fabric_link", p.fabric_link);
+    t = build(o, [&] { return build_leaf_spine(p); });
+  } else if (type == "dcqcn_testbed") {
+    DcqcnTestbedParams p;
+    p.hosts_per_tor = static_cast<uint32_t>(o.uint("hosts_per_tor", 0, 0xFFFFFFFFu, p.hosts_per_tor));
+    p.host_link = link_spec(o, "host_link", p.host_link);
+    p.tor_leaf_link = link_spec(o, "tor_leaf_link", p.tor_leaf_link);
+    p.leaf_spine_link = link_spec(o, "leaf_spine_link", p.leaf_spine_link);
+    t = build(o, [&] { return build_dcqcn_testbed(p); });
+  } else {
+    FatTreeParams p;
+    p.k = static_cast<uint32_t>(o.uint("k", 0, 0xFFFFFFFFu));
+    p.host_link = link_spec(o, "host_link", p.host_link);
+    p.edge_agg_link = link_spec(o, "edge_agg_link", p.edge_agg_link);
+    p.agg_core_link = link_spec(o, "agg_core_link", p.agg_core_link);
+    t = build(o, [&] { return build_fat_tree(p); });
+  }
+  type_out = type;
+
+  // Modifiers, in a fixed order: striping (changes the links), overrides, failures.
+  if (o.has("striping")) {
+    const json& arr = o.array("striping");
+    for (size_t i = 0; i < arr.size(); ++i) {
+      Obj e(arr[i], o.key("striping") + "[" + std::to_string(i) + "]", o.file(), {"between", "links"});
+      const auto [a, b] = endpoints(e, t);
+      const unsigned links = static_cast<unsigned>(e.uint("links", 0, 64));
+      try {
+        t.set_parallel_links(a, b, links);
+      } catch (const std::invalid_argument& ex) {
+        std::string msg = ex.what();
+        if (msg.rfind("striping: ", 0) == 0) msg = msg.substr(10);
+        e.fail(e.key("between"), msg);
+      }
+    }
+  }
+  if (o.has("link_overrides")) {
+    const json& arr = o.array("link_overrides");
+    for (size_t i = 0; i < arr.size(); ++i) {
+      Obj e(arr[i], o.key("link_overrides") + "[" + std::to_string(i) + "]", o.file(), {"between", "index", "speed", "delay"});
+      const LinkId l = pick_link(e, t);
+      if (!e.has("speed") && !e.has("delay")) e.fail(e.path(), "give \"speed\" and/or \"delay\"");
+      if (e.has("speed")) t.set_link_rate(l, e.rate("speed"));
+      if (e.has("delay")) t.set_link_delay(l, e.time("delay"));
+    }
+  }
+  if (o.has("failed_links")) {
+    const json& arr = o.array("failed_links");
+    for (size_t i = 0; i < arr.size(); ++i) {
+      Obj e(arr[i], o.key("failed_links") + "[" + std::to_string(i) + "]", o.file(), {"between", "index"});
+      const LinkId l = pick_link(e, t);
+      if (t.link(l).failed) e.fail(e.path(), "link failed twice");
+      t.fail_link(l);
+    }
+  }
+  const Routing routing(t);
+  const auto [src, dst] = routing.first_unreachable_pair();
+  if (src != Routing::kUnreachable) {
+    const std::string culprit = o.has("failed_links") ? o.key("failed_links")
+                                : o.has("striping")   ? o.key("striping")
+                                                      : o.path();
+    o.fail(culprit, "hosts " + t.node(src).name + " and " + t.node(dst).name +
+                        " are disconnected (no path over live links)");
+  }
+  return t;
+}
+
+TrafficSpec parse_traffic(const json& j, const std::string& path, const Context& ctx, const Topology& topo,
+                          Time duration) {
+  if (!j.is_object()) Obj(j, path, ctx.file, {});
+  if (!j.contains("pattern")) throw ScenarioError(ctx.file, path + ".pattern", "missing (required)");
+  if (!j.at("pattern").is_string()) {
+    throw ScenarioError(ctx.file, path + ".pattern", std::string("expected a string, got ") + type_name(j.at("pattern")));
+  }
+  static const std::map<std::string, Pattern> patterns = {
+      {"permutation", Pattern::Permutation}, {"stride", Pattern::Stride}, {"random", Pattern::Random},
+      {"pairs", Pattern::Pairs},             {"shuffle", Pattern::Shuffle}, {"incast", Pattern::Incast},
+      {"file", Pattern::File}};
+  const std::string pname = j.at("pattern").get<std::string>();
+  const auto pit = patterns.find(pname);
+  if (pit == patterns.end()) {
+    throw ScenarioError(ctx.file, path + ".pattern",
+                        "unknown pattern \"" + pname + "\" (expected permutation, stride, random, pairs, shuffle, incast or file)");
+  }
+  TrafficSpec s;
+  s.pattern = pit->second;
+  std::vector<std::string> allowed = {"pattern", "start"};
+  const bool arrivals = s.pattern == Pattern::Permutation || s.pattern == Pattern::Stride ||
+                        s.pattern == Pattern::Random || s.pattern == Pattern::Pairs;
+  if (arrivals) allowed.insert(allowed.end(), {"arrival", "load", "stop"});
+  if (s.pattern != Pattern::File) allowed.insert(allowed.end(), {"size", "size_cdf"});
+  if (s.pattern == Pattern::Stride) allowed.push_back("stride");
+  if (s.pattern == Pattern::Pairs) allowed.push_back("pairs");
+  if (s.pattern == Pattern::Incast) allowed.insert(allowed.end(), {"senders", "receiver", "repeat", "interval"});
+  if (s.pattern == Pattern::File) allowed.push_back("file");
+  const Obj o(j, path, ctx.file, allowed);
+
+  s.start = o.time("start", 0);
+  if (s.start >= duration) o.fail(o.key("start"), "must be before the scenario's duration (" + format_time(duration) + ")");
+  if (arrivals) {
+    const std::string a = o.str("arrival", "once");
+    if (a == "once") s.arrival = Arrival::Once;
+    else if (a == "poisson") s.arrival = Arrival::Poisson;
+    else o.fail(o.key("arrival"), "expected \"once\" or \"poisson\", got \"" + a + "\"");
+    if (s.arrival == Arrival::Poisson) {
+      s.load = o.number("load");
+      s.stop = o.time("stop", duration);
+      if (s.stop > duration) o.fail(o.key("stop"), "after the scenario's duration (" + format_time(duration) + ")");
+    } else {
+      if (o.has("load")) o.fail(o.key("load"), "only with \"arrival\": \"poisson\"");
+      if (o.has("stop")) o.fail(o.key("stop"), "only with \"arrival\": \"poisson\"");
+    }
+  }
+  if (s.pattern != Pattern::File) {
+    if (o.has("size") == o.has("size_cdf")) o.fail(o.key("size"), "give exactly one of \"size\" and \"size_cdf\"");
+    if (o.has("size")) {
+      s.size.fixed = o.bytes("size");
+    } else {
+      const std::string name = o.str("size_cdf");
+      const bool builtin = name.find('/') == std::string::npos &&
+                           (name.size() < 4 || name.compare(name.size() - 4, 4, ".cdf") != 0);
+      const std::string file = builtin ? join_path(ctx.opt.workload_dir, name + ".cdf") : join_path(ctx.base_dir, name);
+      try {
+        s.size.cdf = std::make_shared<const Cdf>(Cdf::load(file));
+      } catch (const std::invalid_argument& e) {
+        o.fail(o.key("size_cdf"), e.what());
+      }
+    }
+  }
+  if (s.pattern == Pattern::Stride) s.stride = static_cast<uint32_t>(o.uint("stride", 1, 0xFFFFFFFFu));
+  if (s.pattern == Pattern::Pairs) s.pairs = static_cast<uint32_t>(o.uint("pairs", 1, 0xFFFFFFFFu));
+  if (s.pattern == Pattern::Incast) {
+    s.incast_senders = static_cast<uint32_t>(o.uint("senders", 1, 0xFFFFFFFFu));
+    if (o.has("receiver")) {
+      const std::string r = o.str("receiver");
+      if (!topo.has(r) || !topo.is_host(topo.find(r))) o.fail(o.key("receiver"), "no host named \"" + r + "\"");
+      s.incast_receiver = topo.find(r);
+    }
+    s.repeat = static_cast<uint32_t>(o.uint("repeat", 1, 1u << 24, 1));
+    s.interval = o.time("interval", 0);
+    if (s.repeat > 1 && s.start + (s.repeat - 1) * static_cast<double>(s.interval) >= static_cast<double>(duration)) {
+      o.fail(o.key("repeat"), "the last round would start after the scenario's duration");
+    }
+  }
+  if (s.pattern == Pattern::File) {
+    s.file = join_path(ctx.base_dir, o.str("file"));
+    try {
+      s.file_flows = load_flow_file(s.file, topo);
+    } catch (const std::invalid_argument& e) {
+      o.fail(o.key("file"), e.what());
+    }
+    for (const Flow& f : s.file_flows) {
+      if (s.start + static_cast<double>(f.start) >= static_cast<double>(duration)) {
+        o.fail(o.key("file"), "a flow starts at " + format_time(s.start + f.start) +
+                                  ", not before the scenario's duration (" + format_time(duration) + ")");
+      }
+    }
+  }
+  if (s.arrival == Arrival::Poisson) {
+    const double n = expected_flow_count(s, topo);
+    if (n > static_cast<double>(kMaxFlows)) {
+      o.fail(o.key("load"), "about " + std::to_string(static_cast<uint64_t>(n)) + " flows expected, more than the " +
+                                std::to_string(kMaxFlows) + " a scenario may generate; shorten the run or lower the load");
+    }
+  }
+  try {
+    s.validate(topo.num_hosts());
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    const size_t colon = msg.find(": ");
+    o.fail(o.key(msg.substr(0, colon)), msg.substr(colon + 2));
+  }
+  return s;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& base_dir,
+                        const ScenarioOptions& opt) {
+  // Duplicate keys are legal JSON that nlohmann would silently resolve; reject them.
+  std::vector<std::set<std::string>> open;
+  std::string duplicate;
+  auto cb = [&](int /*depth*/, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::object_start) open.emplace_back();
+    else if (ev == json::parse_event_t::object_end) open.pop_back();
+    else if (ev == json::parse_event_t::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second &&
+             duplicate.empty()) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, cb);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    const size_t close = msg.find("] ");
+    if (msg.rfind("[json.exception", 0) == 0 && close != std::string::npos) msg = msg.substr(close + 2);
+    throw ScenarioError(origin, "", "invalid JSON: " + msg);
+  }
+  if (!duplicate.empty()) throw ScenarioError(origin, duplicate, "key appears twice in the same object");
+
+  Context ctx{origin, base_dir, opt};
+  const Obj top(j, "", origin, {"name", "description", "seed", "duration", "topology", "workload"});
+  Scenario s;
+  s.file = origin;
+  s.name = top.str("name", "");
+  s.description = top.str("description", "");
+  s.seed = top.uint("seed", 0, ~uint64_t{0}, 1);
+  s.duration = top.time("duration");
+  if (s.duration == 0) top.fail("duration", "must be > 0");
+  s.topology = parse_topology(top, s.topology_type);
+  const Obj w(top.at("workload"), "workload", origin, {"traffic"});
+  const json& arr = w.array("traffic");
+  if (arr.empty()) w.fail("workload.traffic", "needs at least one traffic entry");
+  for (size_t i = 0; i < arr.size(); ++i) {
+    s.traffic.push_back(parse_traffic(arr[i], "workload.traffic[" + std::to_string(i) + "]", ctx, s.topology, s.duration));
+  }
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const ScenarioOptions& opt) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path, "", "cannot open scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario(ss.str(), path, dirname(path), opt);
+}
+
+std::string summarize(const Scenario& s, const Routing& routing, const std::vector<Flow>& flows) {
+  const Topology& t = s.topology;
+  std::ostringstream out;
+  out << "scenario: " << s.file;
+  if (!s.name.empty()) out << " (" << s.name << ")";
+  out << "\n  seed " << s.seed << ", duration " << format_time(s.duration) << "\n";
+
+  out << "topology: " << t.description() << "\n  nodes: " << t.num_hosts() << " hosts, " << t.num_switches()
+      << " switches (";
+  bool first = true;
+  for (const std::string& tier : t.tiers()) {
+    if (tier == "host") continue;
+    const auto n = std::count_if(t.nodes().begin(), t.nodes().end(), [&](const Node& x) { return x.tier == tier; });
+    out << (first ? "" : ", ") << tier << " " << n;
+    first = false;
+  }
+  out << ")\n  links: " << t.num_links() << " (" << t.num_failed_links() << " failed)\n";
+  // Per link tier: counts by (rate, delay).
+  std::map<std::string, std::map<std::pair<uint64_t, Time>, std::pair<size_t, size_t>>> groups;
+  for (LinkId l = 0; l < t.num_links(); ++l) {
+    auto& g = groups[t.link_tier(l)][{t.link(l).bps, t.link(l).delay}];
+    ++(t.link(l).failed ? g.second : g.first);
+  }
+  for (const auto& [tier, kinds] : groups) {
+    out << "    " << tier << ":";
+    for (const auto& [k, n] : kinds) {
+      out << " " << n.first + n.second << " x " << format_rate(k.first) << " " << format_time(k.second);
+      if (n.second) out << " (" << n.second << " failed)";
+      out << ";";
+    }
+    out << "\n";
+  }
+
+  // Routing: shortest paths from every host to one destination per attachment switch.
+  const auto [a, b] = routing.first_unreachable_pair();
+  out << "routing: " << (a == Routing::kUnreachable ? "every host reaches every other host" : "DISCONNECTED") << "\n";
+  std::vector<bool> seen(t.num_nodes(), false);
+  uint64_t pmin = ~uint64_t{0}, pmax = 0, hmin = ~uint64_t{0}, hmax = 0;
+  double psum = 0;
+  uint64_t pairs = 0;
+  std::map<std::string, std::pair<size_t, size_t>> cand;  // tier -> (min, max) candidate set size
+  for (NodeId dst = 0; dst < t.num_hosts(); ++dst) {
+    NodeId attach = dst;
+    for (const Port& p : t.node(dst).ports) {
+      if (!t.link(p.link).failed) { attach = p.peer; break; }
+    }
+    if (seen[attach]) continue;
+    seen[attach] = true;
+    const std::vector<uint64_t> paths = routing.path_counts_to(dst);
+    for (NodeId src = 0; src < t.num_hosts(); ++src) {
+      if (src == dst || routing.distance(src, dst) == Routing::kUnreachable) continue;
+      pmin = std::min(pmin, paths[src]);
+      pmax = std::max(pmax, paths[src]);
+      psum += static_cast<double>(paths[src]);
+      hmin = std::min<uint64_t>(hmin, routing.distance(src, dst));
+      hmax = std::max<uint64_t>(hmax, routing.distance(src, dst));
+      ++pairs;
+    }
+    for (NodeId n = static_cast<NodeId>(t.num_hosts()); n < t.num_nodes(); ++n) {
+      const size_t k = routing.next_hops(n, dst).size();
+      auto it = cand.find(t.node(n).tier);
+      if (it == cand.end()) cand[t.node(n).tier] = {k, k};
+      else it->second = {std::min(it->second.first, k), std::max(it->second.second, k)};
+    }
+  }
+  if (pairs) {
+    out << "  equal-cost paths host to host: min " << pmin << ", max " << pmax << ", mean " << psum / pairs
+        << "; hops " << hmin << ".." << hmax << " (one destination per attachment switch)\n";
+  }
+  out << "  next-hop candidate set sizes per switch tier:";
+  for (const std::string& tier : t.tiers()) {
+    auto it = cand.find(tier);
+    if (it != cand.end()) out << " " << tier << " " << it->second.first << ".." << it->second.second << ";";
+  }
+  out << "\n";
+
+  uint64_t total = 0;
+  for (const Flow& f : flows) total += f.bytes;
+  out << "workload: " << s.traffic.size() << " traffic entr" << (s.traffic.size() == 1 ? "y" : "ies") << ", "
+      << flows.size() << " flows, " << format_bytes(static_cast<double>(total)) << "\n";
+  for (size_t i = 0; i < s.traffic.size(); ++i) {
+    const TrafficSpec& ts = s.traffic[i];
+    uint64_t n = 0, bytes = 0;
+    std::set<NodeId> senders;
+    for (const Flow& f : flows) {
+      if (f.source != i) continue;
+      ++n;
+      bytes += f.bytes;
+      senders.insert(f.src);
+    }
+    out << "  [" << i << "] " << pattern_name(ts.pattern);
+    if (ts.pattern == Pattern::Stride) out << "(" << ts.stride << ")";
+    if (ts.pattern == Pattern::Pairs) out << "(" << ts.pairs << ")";
+    if (ts.pattern == Pattern::Incast) {
+      out << " " << ts.incast_senders << ":1 x " << ts.repeat << " round" << (ts.repeat == 1 ? "" : "s");
+    }
+    if (ts.pattern == Pattern::File) out << " " << ts.file;
+    else out << ", " << ts.size.describe();
+    if (ts.arrival == Arrival::Poisson) {
+      double cap = 0;
+      for (NodeId h : senders) cap += static_cast<double>(t.host_rate(h));
+      const double window = static_cast<double>(ts.stop - ts.start) / kSec;
+      out << ", Poisson at load " << ts.load << " from " << format_time(ts.start) << " to " << format_time(ts.stop);
+      if (cap > 0) out << " (generated: " << bytes * 8.0 / (cap * window) << " of the senders' host links)";
+    } else {
+      out << ", starting at " << format_time(ts.start);
+    }
+    out << ": " << n << " flows, " << format_bytes(static_cast<double>(bytes)) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace ll::sim

@@ -1,0 +1,54 @@
+// Scenario files: one JSON document describing a run (topology, workload, seed, duration),
+// validated completely before anything runs. The schema is in sim/SCENARIO.md. Every
+// problem (bad JSON, duplicate or unknown key, wrong type, impossible value, missing or bad
+// file) throws one ScenarioError whose message names the file and the key path, e.g.
+//   scenarios/x.json: topology.failed_links[1].between: no node named "leaf9"
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/routing.h"
+#include "sim/time.h"
+#include "sim/topology.h"
+#include "sim/workload.h"
+
+namespace ll::sim {
+
+class ScenarioError : public std::invalid_argument {
+ public:
+  ScenarioError(const std::string& file, const std::string& key, const std::string& what);
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+struct ScenarioOptions {
+  // Where a size_cdf given by bare name ("websearch_dctcp") is looked up.
+  std::string workload_dir = default_workload_dir();
+  static std::string default_workload_dir();
+};
+
+struct Scenario {
+  std::string file;         // the scenario file ("<text>" when parsed from a string)
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  Time duration = 0;
+  std::string topology_type;  // "leaf_spine", "dcqcn_testbed", "fat_tree"
+  Topology topology;          // built, with every modifier applied; all hosts connected
+  std::vector<TrafficSpec> traffic;
+};
+
+Scenario load_scenario(const std::string& path, const ScenarioOptions& opt = {});
+// `origin` names the text in errors; relative file names resolve against `base_dir`.
+Scenario parse_scenario(const std::string& json_text, const std::string& origin,
+                        const std::string& base_dir, const ScenarioOptions& opt = {});
+
+// Human-readable summary of the topology, its routing and the generated workload
+// (what lossless_sim_check prints).
+std::string summarize(const Scenario& s, const Routing& routing, const std::vector<Flow>& flows);
+
+}  // namespace ll::sim

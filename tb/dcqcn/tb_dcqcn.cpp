@@ -1,0 +1,379 @@
+// Lockstep testbench of the DCQCN block: rtl/dcqcn/dcqcn.sv against ll::dcqcn::Model,
+// cycle by cycle (harness: tb/common/lockstep.h). Stimulus: random configurations of
+// both RP variants and both NP modes, re-committed under traffic; random CNP, bytes-sent,
+// CE-mark and wheel-token streams (hot QPs for RMW hazards); time ticks in phases from
+// sparse to every cycle; stalls on every valid/ready output and held payloads on every
+// stalled input; register reads, counter clears and per-QP snapshots.
+#include <algorithm>
+#include <deque>
+#include <sstream>
+#include <vector>
+
+#include "lockstep.h"
+#include "dcqcn/dcqcn.h"
+#include "tb_sets.h"
+
+namespace {
+
+using ll::tb::Coverage;
+using ll::tb::Rng;
+namespace dq = ll::dcqcn;
+namespace regs = ll::dcqcn::regs;
+
+struct CfgOp {
+  uint32_t addr, data;
+};
+
+template <class Dut>
+class DcqcnBench {
+ public:
+  using In = dq::Inputs;
+  using Out = dq::Outputs;
+
+  DcqcnBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
+      : cfg_(dq::Config::from_params(p)), model_(cfg_), rng_(seed), cov_(cov),
+        in_wheel_(cfg_.Queues, false) {
+    for (unsigned i = 0; i < 3; ++i) hot_.push_back(static_cast<uint32_t>(rng_.below(cfg_.Queues)));
+    bytes_max_ = (1u << cfg_.BytesW) - 1;
+  }
+
+  Dut& dut() { return dut_; }
+  void bind() {
+    dut_.rst_ni(rst_n_);
+    dut_.tick_i(tick_);
+    dut_.ce_valid_i(ce_valid_);
+    dut_.ce_ready_o(ce_ready_);
+    dut_.ce_flow_i(ce_flow_);
+    dut_.cnpo_valid_o(cnpo_valid_);
+    dut_.cnpo_ready_i(cnpo_ready_);
+    dut_.cnpo_flow_o(cnpo_flow_);
+    dut_.cnp_valid_i(cnp_valid_);
+    dut_.cnp_ready_o(cnp_ready_);
+    dut_.cnp_qp_i(cnp_qp_);
+    dut_.sent_valid_i(sent_valid_);
+    dut_.sent_ready_o(sent_ready_);
+    dut_.sent_qp_i(sent_qp_);
+    dut_.sent_bytes_i(sent_bytes_);
+    dut_.rate_valid_o(rate_valid_);
+    dut_.rate_qp_o(rate_qp_);
+    dut_.rate_o(rate_);
+    dut_.enq_valid_i(enq_valid_);
+    dut_.enq_ready_o(enq_ready_);
+    dut_.enq_qp_i(enq_qp_);
+    dut_.enq_bytes_i(enq_bytes_);
+    dut_.grant_valid_o(grant_valid_);
+    dut_.grant_ready_i(grant_ready_);
+    dut_.grant_qp_o(grant_qp_);
+    dut_.grant_bytes_o(grant_bytes_);
+    dut_.cfg_we_i(cfg_we_);
+    dut_.cfg_re_i(cfg_re_);
+    dut_.cfg_addr_i(cfg_addr_);
+    dut_.cfg_wdata_i(cfg_wdata_);
+    dut_.cfg_rdata_o(cfg_rdata_);
+    dut_.cfg_rvalid_o(cfg_rvalid_);
+    dut_.init_done_o(init_done_);
+  }
+
+  void drive(const In& in) {
+    rst_n_.write(in.rst_n);
+    tick_.write(in.tick);
+    ce_valid_.write(in.ce_valid);
+    ce_flow_.write(in.ce_flow);
+    cnpo_ready_.write(in.cnpo_ready);
+    cnp_valid_.write(in.cnp_valid);
+    cnp_qp_.write(in.cnp_qp);
+    sent_valid_.write(in.sent_valid);
+    sent_qp_.write(in.sent_qp);
+    sent_bytes_.write(in.sent_bytes);
+    enq_valid_.write(in.enq_valid);
+    enq_qp_.write(in.enq_qp);
+    enq_bytes_.write(in.enq_bytes);
+    grant_ready_.write(in.grant_ready);
+    cfg_we_.write(in.cfg_we);
+    cfg_re_.write(in.cfg_re);
+    cfg_addr_.write(in.cfg_addr);
+    cfg_wdata_.write(in.cfg_wdata);
+  }
+
+  Out sample() const {
+    Out o;
+    o.init_done = init_done_.read();
+    o.ce_ready = ce_ready_.read();
+    o.cnpo_valid = cnpo_valid_.read();
+    o.cnpo_flow = cnpo_flow_.read();
+    o.cnp_ready = cnp_ready_.read();
+    o.sent_ready = sent_ready_.read();
+    o.rate_valid = rate_valid_.read();
+    o.rate_qp = rate_qp_.read();
+    o.rate = rate_.read();
+    o.enq_ready = enq_ready_.read();
+    o.grant_valid = grant_valid_.read();
+    o.grant_qp = grant_qp_.read();
+    o.grant_bytes = grant_bytes_.read();
+    o.cfg_rdata = cfg_rdata_.read();
+    o.cfg_rvalid = cfg_rvalid_.read();
+    return o;
+  }
+
+  Out expected(const In& in) const { return model_.eval(in); }
+
+  static bool valid(const In& in) { return in.cnp_valid || in.sent_valid || in.ce_valid || in.enq_valid; }
+  // Payloads are compared while their valid is high (they hold stale data otherwise).
+  static bool equal(const Out& a, const Out& b) {
+    return a.init_done == b.init_done && a.ce_ready == b.ce_ready && a.cnpo_valid == b.cnpo_valid &&
+           (!a.cnpo_valid || a.cnpo_flow == b.cnpo_flow) && a.cnp_ready == b.cnp_ready &&
+           a.sent_ready == b.sent_ready && a.rate_valid == b.rate_valid &&
+           (!a.rate_valid || (a.rate_qp == b.rate_qp && a.rate == b.rate)) && a.enq_ready == b.enq_ready &&
+           a.grant_valid == b.grant_valid &&
+           (!a.grant_valid || (a.grant_qp == b.grant_qp && a.grant_bytes == b.grant_bytes)) &&
+           a.cfg_rdata == b.cfg_rdata && a.cfg_rvalid == b.cfg_rvalid;
+  }
+  static std::string show(const In& i) {
+    std::ostringstream os;
+    os << "rst_n=" << i.rst_n << " tick=" << i.tick << " ce=" << i.ce_valid << "/" << i.ce_flow
+       << " cnpo_ready=" << i.cnpo_ready << " cnp=" << i.cnp_valid << "/" << i.cnp_qp
+       << " sent=" << i.sent_valid << "/" << i.sent_qp << "/" << i.sent_bytes << " enq=" << i.enq_valid
+       << "/" << i.enq_qp << "/" << i.enq_bytes << " grant_ready=" << i.grant_ready << " cfg_we=" << i.cfg_we
+       << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr) << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
+    return os.str();
+  }
+  static std::string show(const Out& o) {
+    std::ostringstream os;
+    os << "init_done=" << o.init_done << " ce_ready=" << o.ce_ready << " cnpo=" << o.cnpo_valid << "/"
+       << o.cnpo_flow << " cnp_ready=" << o.cnp_ready << " sent_ready=" << o.sent_ready
+       << " rate=" << o.rate_valid << "/" << o.rate_qp << "/" << o.rate << " enq_ready=" << o.enq_ready
+       << " grant=" << o.grant_valid << "/" << o.grant_qp << "/" << o.grant_bytes
+       << " cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid;
+    return os.str();
+  }
+
+  // ---- the clock edge of the model, and coverage of what this cycle did
+  void tick(const In& in) {
+    const Out o = model_.eval(in);
+    const bool ce_acc = in.ce_valid && o.ce_ready, cnp_acc = in.cnp_valid && o.cnp_ready;
+    const bool sent_acc = in.sent_valid && o.sent_ready, enq_acc = in.enq_valid && o.enq_ready;
+    const bool g_acc = o.grant_valid && in.grant_ready;
+    if (in.rst_n) cover_inputs(in, o);
+    hold_ce_ = in.rst_n && in.ce_valid && !ce_acc;
+    hold_cnp_ = in.rst_n && in.cnp_valid && !cnp_acc;
+    hold_sent_ = in.rst_n && in.sent_valid && !sent_acc;
+    hold_enq_ = in.rst_n && in.enq_valid && !enq_acc;
+    held_ = in;
+    if (!in.rst_n) {
+      programmed_ = false;
+      ops_.clear();
+      std::fill(in_wheel_.begin(), in_wheel_.end(), false);
+    } else {
+      if (enq_acc) in_wheel_[in.enq_qp] = true;
+      if (g_acc) in_wheel_[o.grant_qp] = false;
+      if (in.cfg_we && o.init_done && in.cfg_addr == regs::COMMIT && traffic_) cov_.hit("commit_under_traffic");
+      if (in.cfg_we && o.init_done && in.cfg_addr == regs::CNT_CLEAR) cov_.hit("counter_clear");
+    }
+    model_.tick(in);
+    if (in.rst_n) cover_model();
+  }
+
+  // ---- stimulus for the next cycle
+  In stimulus(uint64_t cycle, bool in_reset) {
+    In in;
+    if (in_reset && cycle < 4) return in;
+    const bool init_done = model_.eval(in).init_done;
+    if (cycle % 40000 == 0) {  // time-base phase: sparse, half, or every cycle
+      static const unsigned pct[] = {5, 50, 100, 100};
+      tick_pct_ = pct[rng_.below(4)];
+    }
+    in.tick = rng_.below(100) < tick_pct_;
+    if (cycle % 5000 == 0) {  // CNP load phase: silence (recovery to line rate) to storms
+      static const unsigned cnp_pcts[] = {0, 0, 1, 3, 10, 30};
+      cnp_pct_ = cnp_pcts[rng_.below(6)];
+    }
+    if (init_done && !programmed_) {
+      program();
+      programmed_ = true;
+      next_reprogram_ = cycle + 10000 + rng_.below(20000);
+    }
+    if (init_done && programmed_ && cycle >= next_reprogram_) {
+      program();
+      next_reprogram_ = cycle + 10000 + rng_.below(20000);
+    }
+    if (init_done && rng_.chance(1)) {  // per-QP snapshot (sometimes out of range), clears
+      const uint32_t q = rng_.chance(90) ? static_cast<uint32_t>(rng_.below(cfg_.Queues)) : 0xFFFF;
+      ops_.push_back({regs::STAT_CTRL, q | (rng_.chance(30) ? 0x80000000u : 0u)});
+      if (rng_.chance(10)) ops_.push_back({regs::CNT_CLEAR, static_cast<uint32_t>(rng_.range(1, 15))});
+    }
+    if (!ops_.empty() && rng_.chance(60)) {
+      in.cfg_we = true;
+      in.cfg_addr = ops_.front().addr;
+      in.cfg_wdata = ops_.front().data;
+      ops_.pop_front();
+    } else if (rng_.chance(1)) {
+      in.cfg_we = true;  // stray staged write (before init: ignored; after: staged only)
+      in.cfg_addr = regs::STAGE_NP_INTERVAL;
+      in.cfg_wdata = static_cast<uint32_t>(rng_.below(300));
+      ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
+    }
+    if (rng_.chance(12)) {  // reads, sometimes in the same cycle as a write (old value returned)
+      static const uint32_t readable[] = {regs::ID, regs::PARAMS, regs::STATUS, regs::STAGE_CTRL,
+                                          regs::STAGE_RMIN, regs::CNT_CNP_SENT, regs::CNT_LATE,
+                                          regs::CNT_REINSERT, regs::CNT_GRANTS, regs::STAT_CNP_RX,
+                                          regs::STAT_DEC, regs::STAT_FR, regs::STAT_AI, regs::STAT_HAI,
+                                          regs::STAT_RC_LO, regs::STAT_RC_HI, regs::STAT_ALPHA, 0x7FC, 0x046};
+      in.cfg_re = true;
+      if (!in.cfg_we) in.cfg_addr = readable[rng_.below(sizeof(readable) / sizeof(readable[0]))];
+    }
+    in.cnpo_ready = !rng_.chance(25);
+    in.grant_ready = !rng_.chance(25);
+    // RP CNPs: hot QPs half of the time (back-to-back RMW hazards)
+    if (hold_cnp_) {
+      in.cnp_valid = true;
+      in.cnp_qp = held_.cnp_qp;
+    } else if (rng_.chance(cnp_pct_)) {
+      in.cnp_valid = true;
+      in.cnp_qp = pick_qp();
+    }
+    if (hold_sent_) {
+      in.sent_valid = true;
+      in.sent_qp = held_.sent_qp;
+      in.sent_bytes = held_.sent_bytes;
+    } else if (rng_.chance(55)) {
+      in.sent_valid = true;
+      in.sent_qp = pick_qp();
+      in.sent_bytes = static_cast<uint32_t>(rng_.range(1, bytes_max_));
+    }
+    if (hold_ce_) {
+      in.ce_valid = true;
+      in.ce_flow = held_.ce_flow;
+    } else if (rng_.chance(30)) {
+      in.ce_valid = true;
+      in.ce_flow = rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
+    }
+    if (hold_enq_) {
+      in.enq_valid = true;
+      in.enq_qp = held_.enq_qp;
+      in.enq_bytes = held_.enq_bytes;
+    } else if (init_done && rng_.chance(70) &&
+               std::count(in_wheel_.begin(), in_wheel_.end(), true) < static_cast<long>(std::min(16u, cfg_.Queues / 2))) {
+      // at most 16 tokens outstanding: the line is not flooded, so a QP's next packet comes
+      // right after its grant (backlogged QPs, departures beyond the horizon for slow ones)
+      // hot QPs (low rates after many CNPs) half of the time: far departures, beyond the horizon
+      const uint32_t q = rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
+      for (uint32_t k = 0; k < cfg_.Queues; ++k) {
+        const uint32_t c = (q + k) % cfg_.Queues;
+        if (!in_wheel_[c]) {
+          in.enq_valid = true;
+          in.enq_qp = c;
+          in.enq_bytes = static_cast<uint32_t>(rng_.chance(70) ? rng_.range(64, std::min(1500u, bytes_max_))
+                                                                : rng_.range(1, bytes_max_));
+          break;
+        }
+      }
+    }
+    traffic_ = in.cnp_valid || in.sent_valid;
+    return in;
+  }
+
+ private:
+  uint32_t pick_qp() {
+    return rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
+  }
+
+  void program() {
+    const bool nic = rng_.chance(50);
+    const uint32_t g = static_cast<uint32_t>(rng_.chance(80) ? rng_.range(3, 9) : rng_.range(0, 15));
+    const uint32_t ctrl = (nic ? 1u : 0u) | (rng_.chance(50) ? 2u : 0u) | (rng_.chance(30) ? 4u : 0u) |
+                          (rng_.chance(50) ? 8u : 0u) | (rng_.chance(40) ? 16u : 0u) | (g << 8) |
+                          (rng_.chance(5) ? 0xE0u : 0u);  // undefined bits: dropped by the mask
+    const uint32_t pa = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.range(4, 300));
+    const uint32_t pd = static_cast<uint32_t>(rng_.range(pa ? pa : 1, 4 * (pa ? pa : 1) + 50));
+    const uint32_t pi = static_cast<uint32_t>(rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
+    const uint32_t br = static_cast<uint32_t>(rng_.chance(50) ? 0 : rng_.range(500, 30000));
+    np_interval_ = static_cast<uint32_t>(rng_.chance(20) ? 0 : rng_.range(1, 600));
+    ops_.push_back({regs::STAGE_CTRL, ctrl});
+    ops_.push_back({regs::STAGE_ALPHA_PERIOD, pa});
+    ops_.push_back({regs::STAGE_DEC_PERIOD, pd});
+    ops_.push_back({regs::STAGE_INC_PERIOD, pi});
+    ops_.push_back({regs::STAGE_BYTE_RESET, br});
+    ops_.push_back({regs::STAGE_THRESHOLD, static_cast<uint32_t>(rng_.range(0, 5))});
+    ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(rng_.range(1, 2000))});
+    ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
+    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.range(1, 20000))});
+    ops_.push_back({regs::STAGE_FIRST_RATE, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(1, 200000))});
+    ops_.push_back({regs::STAGE_ALPHA_INIT, static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF))});
+    ops_.push_back({regs::STAGE_MIN_DEC_FAC, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF))});
+    ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
+    ops_.push_back({regs::COMMIT, 1});
+    nic_ = nic;
+    per_pkt_ = ctrl & 16u;
+  }
+
+  void cover_inputs(const In& in, const Out& o) {
+    if (!o.init_done) return;
+    if (in.cnp_valid && !o.cnp_ready) cov_.hit("stall_cnp");
+    if (in.sent_valid && !o.sent_ready) cov_.hit("stall_sent");
+    if (in.ce_valid && !o.ce_ready) cov_.hit("stall_ce");
+    if (in.enq_valid && !o.enq_ready) cov_.hit("stall_enq");
+    if (o.cnpo_valid && !in.cnpo_ready) cov_.hit("stall_cnp_out");
+    if (o.grant_valid && !in.grant_ready) cov_.hit("stall_grant");
+    if (o.cfg_rvalid) cov_.hit("cfg_read");
+    if (in.cnp_valid && o.cnp_ready && in.sent_valid) cov_.hit("cnp_and_sent_same_cycle");
+  }
+
+  void cover_model() {
+    const auto& c = model_.last_cov();
+    const auto& r = c.rp;
+    if (r.pass_valid) {
+      const auto& p = r.cov;
+      const char* v = nic_ ? "nic" : "paper";
+      if (p.first_cnp) cov_.hit(std::string("first_cnp_") + v);
+      if (p.fr) cov_.hit(std::string("fast_recovery_") + v);
+      if (p.ai) cov_.hit(std::string("additive_") + v);
+      if (p.hai) cov_.hit(std::string("hyper_") + v);
+      if (p.dec) cov_.hit(std::string("decrease_") + v);
+      if (p.clamp_taken) cov_.hit("clamp_taken");
+      if (p.clamp_not) cov_.hit("clamp_not_taken");
+      if (p.ati_stage0) cov_.hit("clamp_ati_skipped_without_increase");
+      if (p.min_rate) cov_.hit(std::string("min_rate_") + v);
+      if (p.line_cap) cov_.hit("line_rate_cap");
+      if (p.same_time) cov_.hit("same_time_event");
+      if (p.byte_event) cov_.hit("byte_counter_event");
+      if (p.dec_deferred) cov_.hit("decrease_deferred");
+      if (r.late) cov_.hit("catch_up_late");
+      if (r.kind == dq::Ev::Scan) cov_.hit("scan_pass");
+    }
+    if (r.fwd_s2) cov_.hit("rmw_hazard_s2");
+    if (r.fwd_wb) cov_.hit("rmw_hazard_wb");
+    if (r.stall) cov_.hit("rmw_hazard_stall");
+    if (c.snap_done) cov_.hit("snapshot");
+    if (c.np_sent) cov_.hit(per_pkt_ ? "np_per_packet_cnp" : "np_coalesce_cnp");
+    if (c.np_suppressed) cov_.hit("np_coalesce_suppressed");
+    if (c.wheel.wrap) cov_.hit("wheel_wrap");
+    if (c.wheel.reinsert) cov_.hit("wheel_beyond_horizon");
+  }
+
+  dq::Config cfg_;
+  dq::Model model_;
+  Rng rng_;
+  Coverage& cov_;
+  Dut dut_{"dut"};
+  sc_signal<bool> rst_n_, tick_, ce_valid_, ce_ready_, cnpo_valid_, cnpo_ready_, cnp_valid_, cnp_ready_,
+      sent_valid_, sent_ready_, rate_valid_, enq_valid_, enq_ready_, grant_valid_, grant_ready_, cfg_we_,
+      cfg_re_, cfg_rvalid_, init_done_;
+  sc_signal<uint32_t> ce_flow_, cnpo_flow_, cnp_qp_, sent_qp_, sent_bytes_, rate_qp_, enq_qp_, enq_bytes_,
+      grant_qp_, grant_bytes_, cfg_addr_, cfg_wdata_, cfg_rdata_;
+  sc_signal<uint64_t> rate_;
+
+  std::vector<bool> in_wheel_;
+  std::vector<uint32_t> hot_;
+  uint32_t bytes_max_ = 0, np_interval_ = 0;
+  unsigned tick_pct_ = 100, cnp_pct_ = 10;
+  std::deque<CfgOp> ops_;
+  bool programmed_ = false, nic_ = true, per_pkt_ = false, traffic_ = false;
+  bool hold_ce_ = false, hold_cnp_ = false, hold_sent_ = false, hold_enq_ = false;
+  uint64_t next_reprogram_ = 0;
+  In held_;
+};
+
+}  // namespace
+
+#define LL_TB_BENCH DcqcnBench
+LL_TB_MAIN("dcqcn")

@@ -1,0 +1,466 @@
+// Lockstep testbench of the PFC block: rtl/pfc/pfc_top.sv against ll::pfc::Model, cycle
+// by cycle (harness: tb/common/lockstep.h). Test plan: tb/pfc/testplan.md.
+//
+// Stimulus: the configuration is re-drawn every few ten thousand cycles (small buffers and
+// short tick timers, so every threshold, pool limit and timer is reached often), then
+// traffic of a small switch: admissions (70-90% of cycles), departures of packets the
+// model admitted (from egress queues that are not paused, as a scheduler would), PFC
+// entries from upstream (random PAUSE/RESUME with short quanta, plus a "storm" source that
+// keeps one lossless egress queue paused until the watchdog fires, then stops), ticks
+// every 30-90 cycles (sometimes faster than a timer pass), register reads, STAT_CMDs,
+// counter clears and commits under traffic. Every valid/ready input holds while stalled.
+#include <algorithm>
+#include <deque>
+#include <sstream>
+
+#include "lockstep.h"
+#include "common/bits.h"
+#include "pfc/pfc.h"
+#include "tb_sets.h"
+
+namespace {
+
+using ll::tb::Coverage;
+using ll::tb::Rng;
+namespace pf = ll::pfc;
+namespace regs = ll::pfc::regs;
+
+struct CfgOp {
+  uint32_t addr, data;
+};
+struct Pkt {
+  uint32_t iport, eport, prio, len;
+  bool ll;
+};
+
+template <class Dut>
+class PfcBench {
+ public:
+  using In = pf::Inputs;
+  using Out = pf::Outputs;
+
+  PfcBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
+      : cfg_(pf::Config::from_params(p)), model_(cfg_), rng_(seed), cov_(cov),
+        eq_(cfg_.entries()) {
+    cmax_ = static_cast<uint32_t>(ll::low_mask(cfg_.CntW));
+    smax_ = ll::low_mask(cfg_.StatW);
+  }
+
+  Dut& dut() { return dut_; }
+  void bind() {
+    dut_.rst_ni(rst_n_);
+    dut_.adm_valid_i(adm_valid_);
+    dut_.adm_ready_o(adm_ready_);
+    dut_.adm_iport_i(adm_iport_);
+    dut_.adm_eport_i(adm_eport_);
+    dut_.adm_prio_i(adm_prio_);
+    dut_.adm_len_i(adm_len_);
+    dut_.adm_lossless_i(adm_ll_);
+    dut_.dec_valid_o(dec_valid_);
+    dut_.dec_o(dec_);
+    dut_.dec_why_o(dec_why_);
+    dut_.dep_valid_i(dep_valid_);
+    dut_.dep_ready_o(dep_ready_);
+    dut_.dep_iport_i(dep_iport_);
+    dut_.dep_eport_i(dep_eport_);
+    dut_.dep_prio_i(dep_prio_);
+    dut_.dep_len_i(dep_len_);
+    dut_.dep_lossless_i(dep_ll_);
+    dut_.pfc_valid_i(pfc_valid_);
+    dut_.pfc_ready_o(pfc_ready_);
+    dut_.pfc_port_i(pfc_port_);
+    dut_.pfc_prio_i(pfc_prio_);
+    dut_.pfc_quanta_i(pfc_quanta_);
+    dut_.tick_i(tick_);
+    dut_.pause_valid_o(pause_valid_);
+    dut_.pause_port_o(pause_port_);
+    dut_.pause_prio_o(pause_prio_);
+    dut_.pause_quanta_o(pause_quanta_);
+    dut_.eg_qport_i(eg_qport_);
+    dut_.eg_paused_o(eg_paused_);
+    dut_.eg_storm_o(eg_storm_);
+    dut_.cfg_we_i(cfg_we_);
+    dut_.cfg_re_i(cfg_re_);
+    dut_.cfg_addr_i(cfg_addr_);
+    dut_.cfg_wdata_i(cfg_wdata_);
+    dut_.cfg_rdata_o(cfg_rdata_);
+    dut_.cfg_rvalid_o(cfg_rvalid_);
+    dut_.init_done_o(init_done_);
+  }
+
+  void drive(const In& in) {
+    rst_n_.write(in.rst_n);
+    adm_valid_.write(in.adm_valid);
+    adm_iport_.write(in.adm_iport);
+    adm_eport_.write(in.adm_eport);
+    adm_prio_.write(in.adm_prio);
+    adm_len_.write(in.adm_len);
+    adm_ll_.write(in.adm_lossless);
+    dep_valid_.write(in.dep_valid);
+    dep_iport_.write(in.dep_iport);
+    dep_eport_.write(in.dep_eport);
+    dep_prio_.write(in.dep_prio);
+    dep_len_.write(in.dep_len);
+    dep_ll_.write(in.dep_lossless);
+    pfc_valid_.write(in.pfc_valid);
+    pfc_port_.write(in.pfc_port);
+    pfc_prio_.write(in.pfc_prio);
+    pfc_quanta_.write(in.pfc_quanta);
+    tick_.write(in.tick);
+    eg_qport_.write(in.eg_qport);
+    cfg_we_.write(in.cfg_we);
+    cfg_re_.write(in.cfg_re);
+    cfg_addr_.write(in.cfg_addr);
+    cfg_wdata_.write(in.cfg_wdata);
+  }
+
+  Out sample() const {
+    Out o;
+    o.adm_ready = adm_ready_.read();
+    o.dep_ready = dep_ready_.read();
+    o.pfc_ready = pfc_ready_.read();
+    o.dec_valid = dec_valid_.read();
+    o.dec = dec_.read();
+    o.dec_why = dec_why_.read();
+    o.pause_valid = pause_valid_.read();
+    o.pause_port = pause_port_.read();
+    o.pause_prio = pause_prio_.read();
+    o.pause_quanta = pause_quanta_.read();
+    o.eg_paused = eg_paused_.read();
+    o.eg_storm = eg_storm_.read();
+    o.cfg_rdata = cfg_rdata_.read();
+    o.cfg_rvalid = cfg_rvalid_.read();
+    o.init_done = init_done_.read();
+    return o;
+  }
+
+  Out expected(const In& in) const { return model_.eval(in); }
+
+  static bool valid(const In& in) { return in.adm_valid || in.dep_valid || in.pfc_valid; }
+  static bool equal(const Out& a, const Out& b) {
+    return a.adm_ready == b.adm_ready && a.dep_ready == b.dep_ready && a.pfc_ready == b.pfc_ready &&
+           a.dec_valid == b.dec_valid && a.dec == b.dec && a.dec_why == b.dec_why &&
+           a.pause_valid == b.pause_valid && a.pause_port == b.pause_port &&
+           a.pause_prio == b.pause_prio && a.pause_quanta == b.pause_quanta &&
+           a.eg_paused == b.eg_paused && a.eg_storm == b.eg_storm && a.cfg_rdata == b.cfg_rdata &&
+           a.cfg_rvalid == b.cfg_rvalid && a.init_done == b.init_done;
+  }
+  static std::string show(const In& i) {
+    std::ostringstream os;
+    os << "rst_n=" << i.rst_n << " adm=" << i.adm_valid << "(" << i.adm_iport << "->" << i.adm_eport
+       << " p" << i.adm_prio << " len=" << i.adm_len << " ll=" << i.adm_lossless << ") dep=" << i.dep_valid
+       << "(" << i.dep_iport << "->" << i.dep_eport << " p" << i.dep_prio << " len=" << i.dep_len
+       << " ll=" << i.dep_lossless << ") pfc=" << i.pfc_valid << "(port " << i.pfc_port << " p"
+       << i.pfc_prio << " q=" << i.pfc_quanta << ") tick=" << i.tick << " eg_qport=" << i.eg_qport
+       << " cfg_we=" << i.cfg_we << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr)
+       << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
+    return os.str();
+  }
+  static std::string show(const Out& o) {
+    std::ostringstream os;
+    os << "ready(adm,dep,pfc)=" << o.adm_ready << o.dep_ready << o.pfc_ready << " dec_valid=" << o.dec_valid
+       << " dec=" << o.dec << " why=" << o.dec_why << " pause_valid=" << o.pause_valid
+       << " pause=(port " << o.pause_port << " p" << o.pause_prio << " q=" << o.pause_quanta
+       << ") eg_paused=" << ll::tb::hex(o.eg_paused) << " eg_storm=" << ll::tb::hex(o.eg_storm)
+       << " cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid
+       << " init_done=" << o.init_done;
+    return os.str();
+  }
+
+  // ---- the clock edge of the model, bookkeeping of the traffic, coverage
+  void tick(const In& in) {
+    const Out o = model_.eval(in);
+    const bool adm_acc = in.rst_n && in.adm_valid && o.adm_ready;
+    const bool dep_acc = in.rst_n && in.dep_valid && o.dep_ready;
+    const bool pfc_acc = in.rst_n && in.pfc_valid && o.pfc_ready;
+    if (in.rst_n) cover_inputs(in, o);
+    hold_adm_ = in.rst_n && in.adm_valid && !adm_acc;
+    hold_dep_ = in.rst_n && in.dep_valid && !dep_acc;
+    hold_pfc_ = in.rst_n && in.pfc_valid && !pfc_acc;
+    held_ = in;
+    model_.tick(in);
+    if (!in.rst_n) {
+      programmed_ = false;
+      ops_.clear();
+      pend_.clear();
+      for (auto& q : eq_) q.clear();
+      storm_on_ = false;
+      return;
+    }
+    if (o.dec_valid) {  // the decision of the oldest pending admission
+      if (!pend_.empty()) {
+        const Pkt pk = pend_.front();
+        pend_.pop_front();
+        if (o.dec != 2) eq_[pk.eport * 8 + pk.prio].push_back(pk);
+      }
+    }
+    if (adm_acc) pend_.push_back({in.adm_iport, in.adm_eport, in.adm_prio, in.adm_len, in.adm_lossless});
+    cover_model();
+  }
+
+  // ---- stimulus for the next cycle
+  In stimulus(uint64_t cycle, bool in_reset) {
+    In in;
+    in.eg_qport = static_cast<uint32_t>(rng_.below(cfg_.Ports));
+    if (in_reset && cycle < 4) return in;  // quiet power-on reset; traffic goes on during the mid-run reset
+    const bool idone = model_.eval(in).init_done;
+    if (idone && !programmed_) {
+      program();
+      programmed_ = true;
+      next_program_ = cycle + 20000 + rng_.below(40000);
+    } else if (idone && cycle >= next_program_) {
+      program();
+      next_program_ = cycle + 20000 + rng_.below(40000);
+    }
+    // timer base
+    if (cycle >= next_tick_) {
+      in.tick = true;
+      next_tick_ = cycle + tick_lo_ + rng_.below(tick_hi_ - tick_lo_ + 1);
+    }
+    if (in.tick) ++ticks_;
+    // register traffic
+    if (!ops_.empty() && rng_.chance(50)) {
+      in.cfg_we = true;
+      in.cfg_addr = ops_.front().addr;
+      in.cfg_wdata = ops_.front().data;
+      ops_.pop_front();
+    } else if (idone && rng_.chance(1)) {
+      const int k = static_cast<int>(rng_.below(4));
+      in.cfg_we = true;
+      if (k == 0) {
+        in.cfg_addr = regs::STAT_SEL;
+        in.cfg_wdata = static_cast<uint32_t>(rng_.below(cfg_.entries() + 4));  // some out of range
+      } else if (k == 1) {
+        in.cfg_addr = regs::STAT_CMD;
+        in.cfg_wdata = 1u | (rng_.chance(30) ? static_cast<uint32_t>(rng_.below(256)) << 8 : 0u);
+      } else if (k == 2 && rng_.chance(50)) {  // clear one counter (rarely, so some saturate)
+        in.cfg_addr = regs::CLEAR;
+        in.cfg_wdata = 1u << rng_.below(13);
+      } else {
+        in.cfg_addr = regs::QUANTA;  // staged only, no commit: harmless
+        in.cfg_wdata = static_cast<uint32_t>(rng_.next());
+      }
+    }
+    if (rng_.chance(8)) {
+      static const uint32_t readable[] = {
+          regs::ID, regs::PARAMS, regs::STATUS, regs::TICK_NS, regs::MODE, regs::XOFF_STATIC,
+          regs::ALPHA, regs::SHARED_SIZE, regs::REFRESH, regs::WD_DETECT, regs::RSV0 + 12,
+          regs::HDRM0 + 28, regs::STAT_SEL, regs::HDR_PEAK, regs::SHARED_USED, regs::HDR_USED,
+          regs::EGLL_USED, regs::EGLY_USED, regs::SHP_SIZE, regs::SNAP_PSENT, regs::SNAP_PRCV,
+          regs::SNAP_PTIME, regs::SNAP_WSTORM, regs::SNAP_CNT, regs::SNAP_ECNT, regs::SNAP_FLAGS,
+          0x7FC, 0x101};
+      in.cfg_re = true;
+      if (!in.cfg_we) {
+        in.cfg_addr = rng_.chance(40) ? regs::CNT_ADMIT + 4 * static_cast<uint32_t>(rng_.below(13))
+                                      : readable[rng_.below(sizeof(readable) / sizeof(readable[0]))];
+      }
+    }
+    // admissions
+    if (hold_adm_) {
+      in.adm_valid = true;
+      in.adm_iport = held_.adm_iport; in.adm_eport = held_.adm_eport; in.adm_prio = held_.adm_prio;
+      in.adm_len = held_.adm_len; in.adm_lossless = held_.adm_lossless;
+    } else if (rng_.chance(adm_rate_)) {
+      in.adm_valid = true;
+      in.adm_iport = rng_.chance(60) ? hot_in_ : static_cast<uint32_t>(rng_.below(cfg_.Ports));
+      in.adm_eport = rng_.chance(50) ? hot_out_ : static_cast<uint32_t>(rng_.below(cfg_.Ports));
+      in.adm_prio = rng_.chance(60) ? hot_prio_ : static_cast<uint32_t>(rng_.below(8));
+      if (storm_on_ && rng_.chance(15)) { in.adm_eport = storm_port_; in.adm_prio = storm_prio_; }
+      in.adm_len = static_cast<uint32_t>(rng_.chance(5) ? rng_.range(1500, 9000) : rng_.range(64, 1500));
+      in.adm_lossless = rng_.chance(92) ? ((lossless_ >> in.adm_prio) & 1) : rng_.chance(50);
+    }
+    // departures: head of a non-empty egress queue that is not paused
+    if (hold_dep_) {
+      in.dep_valid = true;
+      in.dep_iport = held_.dep_iport; in.dep_eport = held_.dep_eport; in.dep_prio = held_.dep_prio;
+      in.dep_len = held_.dep_len; in.dep_lossless = held_.dep_lossless;
+    } else if (rng_.chance(dep_rate_)) {
+      const uint32_t n = cfg_.entries();
+      const uint32_t start = static_cast<uint32_t>(rng_.below(n));
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t q = (start + k) % n;
+        if (eq_[q].empty() || model_.paused(q / 8, q % 8)) continue;
+        const Pkt pk = eq_[q].front();
+        eq_[q].pop_front();
+        // the stimulus contract: a departure only removes bytes the model holds (this
+        // holds as long as the buffer fits the counters, see program())
+        const pf::QueueStats si = model_.queue_stats(pk.iport, pk.prio), se = model_.queue_stats(pk.eport, pk.prio);
+        if (uint64_t{si.cnt} + si.hdr < pk.len || se.ecnt < pk.len) {
+          std::cout << "tb pfc: stimulus error at cycle " << cycle << ": departure of " << pk.len
+                    << " bytes from queues holding " << (uint64_t{si.cnt} + si.hdr) << " / " << se.ecnt << "\n";
+          std::exit(ll::tb::kStimulus);
+        }
+        in.dep_valid = true;
+        in.dep_iport = pk.iport; in.dep_eport = pk.eport; in.dep_prio = pk.prio;
+        in.dep_len = pk.len; in.dep_lossless = pk.ll;
+        break;
+      }
+    }
+    // received PFC
+    if (hold_pfc_) {
+      in.pfc_valid = true;
+      in.pfc_port = held_.pfc_port; in.pfc_prio = held_.pfc_prio; in.pfc_quanta = held_.pfc_quanta;
+    } else if (idone && programmed_) {
+      storm_source(in);
+      if (!in.pfc_valid && rng_.chance(pfc_rate_)) {
+        in.pfc_valid = true;
+        in.pfc_port = static_cast<uint32_t>(rng_.below(cfg_.Ports));
+        in.pfc_prio = static_cast<uint32_t>(rng_.below(8));
+        in.pfc_quanta = rng_.chance(35) ? 0u : static_cast<uint32_t>(rng_.chance(90) ? rng_.range(1, 400) : rng_.range(1, 0xFFFF));
+      }
+    }
+    return in;
+  }
+
+ private:
+  // A misbehaving upstream: PAUSE with long quanta on one lossless egress queue, again and
+  // again, until the watchdog declares the storm; a while later it stops with a RESUME.
+  void storm_source(In& in) {
+    if (!storm_on_) {
+      if (ticks_ >= storm_next_ && rng_.chance(5)) {
+        storm_on_ = true;
+        storm_port_ = static_cast<uint32_t>(rng_.below(cfg_.Ports));
+        storm_prio_ = 3;
+        for (uint32_t p = 0; p < 8; ++p)
+          if ((lossless_ >> p) & 1) { storm_prio_ = p; if (rng_.chance(50)) break; }
+        storm_end_ = ticks_ + 30 + rng_.below(60);
+        storm_last_ = 0;
+      }
+      return;
+    }
+    if (ticks_ >= storm_end_) {
+      in.pfc_valid = true;
+      in.pfc_port = storm_port_; in.pfc_prio = storm_prio_; in.pfc_quanta = 0;
+      storm_on_ = false;
+      storm_next_ = ticks_ + 10 + rng_.below(40);
+      return;
+    }
+    if (ticks_ >= storm_last_ + 3) {
+      in.pfc_valid = true;
+      in.pfc_port = storm_port_; in.pfc_prio = storm_prio_; in.pfc_quanta = 0xFFFF;
+      storm_last_ = ticks_;
+    }
+  }
+
+  void program() {
+    pf::Settings s;
+    s.dyn = rng_.chance(60);
+    s.pool = rng_.chance(45);
+    s.lossless = (static_cast<uint32_t>(rng_.next()) & 0xFF) | 0x08;
+    s.xoff_static = static_cast<uint32_t>(rng_.range(1000, 20000));
+    s.alpha_ing = static_cast<int>(rng_.range(0, 5)) - 3;
+    s.alpha_eg = static_cast<int>(rng_.range(0, 5)) - 3;
+    s.xon_offset = static_cast<uint32_t>(rng_.range(0, 4000));
+    // The buffer must fit the byte counters (docs/pfc.md): SHARED_SIZE + Ports*8*(RSV+HDRM)
+    // <= 2^CntW - 1, otherwise egress counts could saturate and lose bytes.
+    const uint64_t sh_hi = std::min<uint64_t>(60000, cmax_ / 4);
+    s.shared_size = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(4000, sh_hi), sh_hi));
+    const uint64_t per_q = (cmax_ - s.shared_size) / cfg_.entries();
+    s.egll_size = rng_.chance(50) ? static_cast<uint32_t>(rng_.range(3000, 40000)) : cmax_;
+    s.egly_size = static_cast<uint32_t>(rng_.range(2000, 40000));
+    s.oversub = static_cast<uint32_t>(rng_.range(0, 7));
+    s.quanta = rng_.chance(80) ? static_cast<uint32_t>(rng_.range(1, 3000)) : 0xFFFF;
+    s.refresh = rng_.chance(85) ? static_cast<uint32_t>(rng_.range(1, 12)) : 0;
+    static const uint32_t speeds[] = {10, 25, 40, 100, 400};
+    s.gbps = speeds[rng_.below(5)];
+    s.wd_detect = rng_.chance(90) ? static_cast<uint32_t>(rng_.range(3, 20)) : 0;
+    s.wd_restore = static_cast<uint32_t>(rng_.range(0, 20));
+    for (unsigned p = 0; p < 8; ++p) {
+      s.rsv[p] = static_cast<uint32_t>(rng_.range(0, std::min<uint64_t>(3000, per_q / 4)));
+      const uint64_t room = per_q - s.rsv[p];
+      s.hdrm[p] = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(500, room), std::min<uint64_t>(8000, room)));
+    }
+    auto w = s.writes();
+    // write the staged set in a random order, then commit
+    for (size_t i = w.size(); i > 1; --i) std::swap(w[i - 1], w[rng_.below(i)]);
+    for (const auto& [a, d] : w) ops_.push_back({a, d});
+    ops_.push_back({regs::COMMIT, 1});
+    lossless_ = s.lossless;
+    hot_in_ = static_cast<uint32_t>(rng_.below(cfg_.Ports));
+    hot_out_ = static_cast<uint32_t>(rng_.below(cfg_.Ports));
+    hot_prio_ = static_cast<uint32_t>(rng_.below(8));
+    adm_rate_ = static_cast<unsigned>(rng_.range(70, 90));
+    dep_rate_ = static_cast<unsigned>(rng_.range(35, 75));
+    pfc_rate_ = static_cast<unsigned>(rng_.range(2, 10));
+    tick_lo_ = rng_.range(20, 40);
+    tick_hi_ = tick_lo_ + rng_.range(0, 60);
+  }
+
+  void cover_inputs(const In& in, const Out& o) {
+    if (!o.init_done) return;
+    if (in.adm_valid && !o.adm_ready) cov_.hit("adm_stall");
+    if (in.dep_valid && !o.dep_ready) cov_.hit("dep_stall");
+    if (in.pfc_valid && !o.pfc_ready) cov_.hit("pfc_stall");
+    if (o.cfg_rvalid) cov_.hit("cfg_read");
+    if (in.cfg_we && in.cfg_addr == regs::COMMIT && (o.dec_valid || in.adm_valid)) cov_.hit("commit_under_traffic");
+    if (in.cfg_we && in.cfg_addr == regs::CLEAR && in.cfg_wdata != 0) cov_.hit("counter_clear");
+    if (in.cfg_we && in.cfg_addr == regs::STAT_CMD) cov_.hit((in.cfg_wdata >> 8) ? "stat_clear" : "stat_snapshot");
+    if (o.eg_storm != 0) cov_.hit("eg_storm_visible");
+    if (o.eg_paused != 0) cov_.hit("eg_paused_visible");
+  }
+
+  void cover_model() {
+    const pf::Model::Trace& t = model_.trace();
+    if (t.sweep_start) cov_.hit("sweep_pass");
+    if (t.overrun) cov_.hit("tick_overrun");
+    if (t.op == 0) return;
+    const bool pool = model_.live().pool;
+    if (t.fwd_iq && (t.op == 1 || t.op == 2)) cov_.hit("rmw_forward_ingress");
+    if (t.fwd_eq && (t.op == 1 || t.op == 2 || t.op == 3)) cov_.hit("rmw_forward_egress");
+    if (t.dec_v) {
+      cov_.hit(model_.live().dyn ? "threshold_dynamic" : "threshold_static");
+      if (pool) cov_.hit("pool_mode");
+      if (t.dec == 0) cov_.hit("dec_admit");
+      if (t.dec == 1) cov_.hit("headroom_use");
+      if (t.dec == 2) {
+        static const char* why[] = {"drop_none", "headroom_overflow", "pool_egress_lossless_limit",
+                                    "drop_lossy_ingress", "pool_egress_lossy_limit", "wd_drop"};
+        cov_.hit(why[t.why]);
+      }
+      if (t.sh_pool_full) cov_.hit("pool_shared_limit");
+      if (t.shp_full) cov_.hit("pool_shared_headroom_limit");
+    }
+    if (t.pz_v) {
+      if (t.op == 1) cov_.hit("xoff");
+      if (t.pz_quanta == 0) cov_.hit(t.op == 2 ? "xon" : "xon_sweep");
+      if (t.op == 4 && t.pz_quanta != 0) cov_.hit("refresh");
+    }
+    if (t.op == 3) cov_.hit("pfc_rx");
+    if (t.expired) cov_.hit("quanta_expiry");
+    if (t.inc & (1u << pf::kWdStorm)) cov_.hit("wd_detect");
+    if (t.inc & (1u << pf::kWdRestore)) cov_.hit("wd_restore");
+    if (t.op == 5) cov_.hit("stat_op");
+    for (unsigned c = 0; c < pf::kNumCounters; ++c)
+      if ((t.inc >> c) & 1 && model_.counter(c) == smax_) cov_.hit("counter_saturated");
+  }
+
+  pf::Config cfg_;
+  pf::Model model_;
+  Rng rng_;
+  Coverage& cov_;
+  Dut dut_{"dut"};
+  sc_signal<bool> rst_n_, adm_valid_, adm_ready_, adm_ll_, dec_valid_, dep_valid_, dep_ready_, dep_ll_,
+      pfc_valid_, pfc_ready_, tick_, pause_valid_, cfg_we_, cfg_re_, cfg_rvalid_, init_done_;
+  sc_signal<uint32_t> adm_iport_, adm_eport_, adm_prio_, adm_len_, dec_, dec_why_, dep_iport_, dep_eport_,
+      dep_prio_, dep_len_, pfc_port_, pfc_prio_, pfc_quanta_, pause_port_, pause_prio_, pause_quanta_,
+      eg_qport_, eg_paused_, eg_storm_, cfg_addr_, cfg_wdata_, cfg_rdata_;
+
+  uint32_t cmax_ = 0;
+  uint64_t smax_ = 0;
+  std::deque<CfgOp> ops_;
+  std::deque<Pkt> pend_;
+  std::vector<std::deque<Pkt>> eq_;
+  bool programmed_ = false, hold_adm_ = false, hold_dep_ = false, hold_pfc_ = false;
+  In held_;
+  uint64_t next_program_ = 0, next_tick_ = 0, ticks_ = 0, tick_lo_ = 30, tick_hi_ = 90;
+  uint32_t lossless_ = 0x18, hot_in_ = 0, hot_out_ = 1, hot_prio_ = 3;
+  unsigned adm_rate_ = 80, dep_rate_ = 50, pfc_rate_ = 5;
+  bool storm_on_ = false;
+  uint32_t storm_port_ = 0, storm_prio_ = 3;
+  uint64_t storm_next_ = 0, storm_end_ = 0, storm_last_ = 0;
+};
+
+}  // namespace
+
+#define LL_TB_BENCH PfcBench
+LL_TB_MAIN("pfc")
