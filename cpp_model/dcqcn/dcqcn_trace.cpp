@@ -1,7 +1,7 @@
 // dcqcn_trace: feed a CNP time series to the DCQCN model and print the rate trajectory.
 //
 //   dcqcn_trace [options] cnps.txt > rates.csv
-//   gnuplot -e "csv='rates.csv'; out='rates.png'" tb/dcqcn/dcqcn_trace.gp
+//   gnuplot -e "csv='rates.csv'; out='rates.png'" cpp_model/dcqcn/dcqcn_trace.gp
 //
 // Input: one event per line, "<time_us> [qp]" (qp defaults to 0); '#' starts a comment.
 // Output CSV: time_us,qp,rc_gbps,rt_gbps,alpha,event  - one row per rate change (the
