@@ -1,4 +1,4 @@
-// Golden model of rtl/dcqcn/dcqcn.sv: DCQCN notification point (NP), reaction point
+// Golden model of rtl/dcqcn/dcqcn_top.sv: DCQCN notification point (NP), reaction point
 // (RP) for Queues QPs and the Carousel-style timing-wheel rate limiter.
 //
 // One class, two faces:
@@ -19,7 +19,7 @@
 
 namespace ll::dcqcn {
 
-// Elaboration parameters; names match the RTL parameters of rtl/dcqcn/dcqcn.sv.
+// Elaboration parameters; names match the RTL parameters of rtl/dcqcn/dcqcn_top.sv.
 struct Config {
   unsigned Queues = 64;          // QPs (RP, wheel) and flows (NP), >= 2
   unsigned Slots = 64;           // wheel slots, power of two >= 4

@@ -2,7 +2,7 @@
 //
 // Single source: the constants come from rtl/dcqcn/dcqcn_regs.json (generated into
 // cpp_model/dcqcn/dcqcn_regs.h here and rtl/dcqcn/dcqcn_regs_pkg.sv for the RTL, which
-// rtl/dcqcn/dcqcn_pkg.sv re-exports). Change a format there, run scripts/regmap.py dcqcn.
+// rtl/dcqcn/dcqcn_fmt_pkg.sv re-exports). Change a format there, run scripts/regmap.py dcqcn.
 //
 //   rate   RATE_W = 40 bits, unsigned integer bits/s (1 b/s unit, max 1.0995 Tb/s)
 //   alpha  Q1.44 (ALPHA_FRAC = 44): 45 bits, 1.0 = 2^44

@@ -86,7 +86,7 @@ struct Double {
   static double alpha_double(Alpha a) { return a; }
 };
 
-// Per-QP state: exactly the fields of the RTL's state RAM word (dcqcn_pkg::qp_t).
+// Per-QP state: exactly the fields of the RTL's state RAM word (dcqcn_fmt_pkg::qp_t).
 template <class Ar>
 struct Qp {
   typename Ar::Rate rc{}, rt{};

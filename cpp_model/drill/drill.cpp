@@ -1,4 +1,4 @@
-// Golden model of rtl/drill/drill.sv (see drill.h and docs/drill.md).
+// Golden model of rtl/drill/drill_top.sv (see drill.h and docs/drill.md).
 #include "drill/drill.h"
 
 #include <algorithm>

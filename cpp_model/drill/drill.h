@@ -1,4 +1,4 @@
-// Golden model of rtl/drill/drill.sv: the DRILL per-engine load-balancing selector.
+// Golden model of rtl/drill/drill_top.sv: the DRILL per-engine load-balancing selector.
 //
 // One class, two faces:
 //  - cycle face: eval()/tick() reproduce the RTL's ports bit- and cycle-exactly (the
@@ -31,7 +31,7 @@ enum class Mode : uint32_t { Ecmp = 0, Random = 1, RoundRobin = 2, Drill = 3, Pe
 // Counter classes (CNT_* registers in address order).
 enum Kind : unsigned { kKindEcmp = 0, kKindRandom, kKindRr, kKindDrill, kKindFlowNew, kKindFlowPinned, kKindEmpty, kKinds };
 
-// Elaboration parameters; names match the RTL parameters of rtl/drill/drill.sv.
+// Elaboration parameters; names match the RTL parameters of rtl/drill/drill_top.sv.
 struct Config {
   unsigned Ports = 16;        // output ports N, 2..64
   unsigned OccW = 16;         // occupancy width, 1..32

@@ -17,7 +17,7 @@ module dcqcn_np #(
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
-  input  wire logic [dcqcn_pkg::TIME_W-1:0] now_i,
+  input  wire logic [dcqcn_fmt_pkg::TIME_W-1:0] now_i,
   input  wire logic                         per_pkt_i,
   input  wire logic [31:0]                  interval_i,
   input  wire logic                         ce_valid_i,
@@ -29,7 +29,7 @@ module dcqcn_np #(
   output logic                              cnp_sent_o,   // a CNP entered the FIFO
   output logic                              init_done_o
 );
-  localparam int TW = dcqcn_pkg::TIME_W;
+  localparam int TW = dcqcn_fmt_pkg::TIME_W;
   localparam int EW = TW + 1;   // {seen, last}
   localparam int Depth = 4;
 

@@ -1,6 +1,6 @@
 // dcqcn_rp: DCQCN reaction point for Queues QPs.
 //
-// Per-QP state (dcqcn_pkg word, 401 bits) lives in one ll_ram_1r1w and is updated by a
+// Per-QP state (dcqcn_fmt_pkg word, 401 bits) lives in one ll_ram_1r1w and is updated by a
 // four-stage read-modify-write pipeline, one event per cycle:
 //   S0  arbitration and RAM read   (forced scan > snapshot > CNP > bytes sent > idle scan)
 //   S1  RAM data, hazard forwarding (the S3 result of the same QP, else the word written
@@ -28,7 +28,7 @@ module dcqcn_rp #(
 ) (
   input  wire logic                          clk_i,
   input  wire logic                          rst_ni,
-  input  wire logic [dcqcn_pkg::TIME_W-1:0]  now_i,
+  input  wire logic [dcqcn_fmt_pkg::TIME_W-1:0]  now_i,
   // live configuration
   input  wire logic                          nic_i,
   input  wire logic                          hai_grow_i,
@@ -39,13 +39,13 @@ module dcqcn_rp #(
   input  wire logic [31:0]                   p_dec_i,
   input  wire logic [31:0]                   p_inc_i,
   input  wire logic [31:0]                   byte_reset_i,
-  input  wire logic [dcqcn_pkg::STAGE_W-1:0] f_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rhai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rmin_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  first_rate_i,
-  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] alpha_init_i,
-  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] min_dec_fac_i,
+  input  wire logic [dcqcn_fmt_pkg::STAGE_W-1:0] f_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rhai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rmin_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  first_rate_i,
+  input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] alpha_init_i,
+  input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] min_dec_fac_i,
   // events
   input  wire logic                          snap_valid_i,
   output logic                               snap_ready_o,
@@ -61,17 +61,17 @@ module dcqcn_rp #(
   // results
   output logic                               rate_valid_o,
   output logic      [QW-1:0]                 rate_qp_o,
-  output logic      [dcqcn_pkg::RATE_W-1:0]  rate_o,
+  output logic      [dcqcn_fmt_pkg::RATE_W-1:0]  rate_o,
   output logic                               late_o,
   output logic                               stat_valid_o,
   output logic      [63:0]                   stat_cnt_o,   // {AI, FR, DEC, CNP_RX} 16 bits each
   output logic      [15:0]                   stat_hai_o,
-  output logic      [dcqcn_pkg::RATE_W-1:0]  stat_rc_o,
-  output logic      [dcqcn_pkg::ALPHA_W-1:0] stat_alpha_o,
+  output logic      [dcqcn_fmt_pkg::RATE_W-1:0]  stat_rc_o,
+  output logic      [dcqcn_fmt_pkg::ALPHA_W-1:0] stat_alpha_o,
   output logic                               init_done_o
 );
 
-  localparam logic [dcqcn_pkg::RATE_W-1:0] LINE = dcqcn_pkg::RATE_W'(64'(LineRateMbps) * 64'd1000000);
+  localparam logic [dcqcn_fmt_pkg::RATE_W-1:0] LINE = dcqcn_fmt_pkg::RATE_W'(64'(LineRateMbps) * 64'd1000000);
 
   initial begin
     if (Queues < 2 || Queues > 65536) $error("dcqcn_rp: Queues must be in 2..65536");
@@ -89,16 +89,16 @@ module dcqcn_rp #(
 
   logic            ram_re, ram_we;
   logic [QW-1:0]   ram_raddr, ram_waddr;
-  logic [dcqcn_pkg::QP_W-1:0] ram_wdata, ram_rdata, init_word;
-  ll_ram_1r1w #(.Width(dcqcn_pkg::QP_W), .Depth(Queues)) u_ram (
+  logic [dcqcn_fmt_pkg::QP_W-1:0] ram_wdata, ram_rdata, init_word;
+  ll_ram_1r1w #(.Width(dcqcn_fmt_pkg::QP_W), .Depth(Queues)) u_ram (
     .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
     .re_i(ram_re), .raddr_i(ram_raddr), .rdata_o(ram_rdata)
   );
 
   always_comb begin
     init_word = '0;
-    init_word[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] = LINE;
-    init_word[dcqcn_pkg::W_RT +: dcqcn_pkg::RATE_W] = LINE;
+    init_word[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] = LINE;
+    init_word[dcqcn_fmt_pkg::W_RT +: dcqcn_fmt_pkg::RATE_W] = LINE;
   end
 
   // ---- S0: arbitration
@@ -118,27 +118,27 @@ module dcqcn_rp #(
 
   always_comb begin
     e0_valid = done && !stall;
-    e0_kind  = dcqcn_pkg::EV_SCAN;
+    e0_kind  = dcqcn_fmt_pkg::EV_SCAN;
     e0_qp    = scan_q;
     e0_bytes = '0;
     e0_clr   = 1'b0;
     if (force_scan) begin
-      e0_kind = dcqcn_pkg::EV_SCAN;
+      e0_kind = dcqcn_fmt_pkg::EV_SCAN;
     end else if (snap_valid_i) begin
-      e0_kind = dcqcn_pkg::EV_SNAP;
+      e0_kind = dcqcn_fmt_pkg::EV_SNAP;
       e0_qp   = snap_qp_i;
       e0_clr  = snap_clr_i;
     end else if (cnp_valid_i) begin
-      e0_kind = dcqcn_pkg::EV_CNP;
+      e0_kind = dcqcn_fmt_pkg::EV_CNP;
       e0_qp   = cnp_qp_i;
     end else if (sent_valid_i) begin
-      e0_kind  = dcqcn_pkg::EV_SENT;
+      e0_kind  = dcqcn_fmt_pkg::EV_SENT;
       e0_qp    = sent_qp_i;
       e0_bytes = sent_bytes_i;
     end
     scan_d = scan_q;
     gap_d  = gap_q;
-    if (e0_valid && e0_kind == dcqcn_pkg::EV_SCAN) begin
+    if (e0_valid && e0_kind == dcqcn_fmt_pkg::EV_SCAN) begin
       gap_d  = '0;
       scan_d = (32'(scan_q) == Queues - 1) ? '0 : scan_q + 1'b1;
     end else if (e0_valid && 32'(gap_q) < ScanForce) begin
@@ -150,10 +150,10 @@ module dcqcn_rp #(
   logic          s1_valid_q, s1_clr_q, s2_valid_q, s2_clr_q, s3_valid_q, s3_clr_q, wb_valid_q;
   logic [1:0]    s1_kind_q, s2_kind_q, s3_kind_q;
   logic [QW-1:0] s1_qp_q, s2_qp_q, s3_qp_q, wb_qp_q;
-  logic [dcqcn_pkg::RATE_W-1:0] s3_rc_q;   // Rc before the pass (rate-change detection)
-  logic [dcqcn_pkg::TIME_W-1:0] s1_t_q, s2_t_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] s3_rc_q;   // Rc before the pass (rate-change detection)
+  logic [dcqcn_fmt_pkg::TIME_W-1:0] s1_t_q, s2_t_q;
   logic [BytesW-1:0] s1_bytes_q, s2_bytes_q;
-  logic [dcqcn_pkg::QP_W-1:0]   s2_st_q, wb_q, st1, res, res_w;
+  logic [dcqcn_fmt_pkg::QP_W-1:0]   s2_st_q, wb_q, st1, res, res_w;
   logic              late;
 
   // ---- S2 + S3: the pass (result in S3)
@@ -168,21 +168,21 @@ module dcqcn_rp #(
 
   always_comb begin
     res_w = res;
-    if (s3_kind_q == dcqcn_pkg::EV_SNAP && s3_clr_q) begin
-      res_w[dcqcn_pkg::W_CCNP +: dcqcn_pkg::QCNT_W] = '0;
-      res_w[dcqcn_pkg::W_CDEC +: dcqcn_pkg::QCNT_W] = '0;
-      res_w[dcqcn_pkg::W_CFR +: dcqcn_pkg::QCNT_W]  = '0;
-      res_w[dcqcn_pkg::W_CAI +: dcqcn_pkg::QCNT_W]  = '0;
-      res_w[dcqcn_pkg::W_CHAI +: dcqcn_pkg::QCNT_W] = '0;
+    if (s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && s3_clr_q) begin
+      res_w[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W] = '0;
+      res_w[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W] = '0;
+      res_w[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W]  = '0;
+      res_w[dcqcn_fmt_pkg::W_CAI +: dcqcn_fmt_pkg::QCNT_W]  = '0;
+      res_w[dcqcn_fmt_pkg::W_CHAI +: dcqcn_fmt_pkg::QCNT_W] = '0;
     end
   end
 
   assign late_o       = s3_valid_q && late;
-  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_pkg::EV_SNAP;
-  assign stat_cnt_o   = {res[dcqcn_pkg::W_CAI +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CFR +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CDEC +: dcqcn_pkg::QCNT_W], res[dcqcn_pkg::W_CCNP +: dcqcn_pkg::QCNT_W]};
-  assign stat_hai_o   = res[dcqcn_pkg::W_CHAI +: dcqcn_pkg::QCNT_W];
-  assign stat_rc_o    = res[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
-  assign stat_alpha_o = res[dcqcn_pkg::W_ALPHA +: dcqcn_pkg::ALPHA_W];
+  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_fmt_pkg::EV_SNAP;
+  assign stat_cnt_o   = {res[dcqcn_fmt_pkg::W_CAI +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W]};
+  assign stat_hai_o   = res[dcqcn_fmt_pkg::W_CHAI +: dcqcn_fmt_pkg::QCNT_W];
+  assign stat_rc_o    = res[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
+  assign stat_alpha_o = res[dcqcn_fmt_pkg::W_ALPHA +: dcqcn_fmt_pkg::ALPHA_W];
 
   // ---- S1: forwarding
   always_comb begin
@@ -216,7 +216,7 @@ module dcqcn_rp #(
       s2_valid_q   <= s1_valid_q && !stall;
       s3_valid_q   <= s2_valid_q;
       wb_valid_q   <= s3_valid_q;
-      rate_valid_o <= s3_valid_q && res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] != s3_rc_q;
+      rate_valid_o <= s3_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s3_rc_q;
     end
   end
 
@@ -238,12 +238,12 @@ module dcqcn_rp #(
     s3_kind_q  <= s2_kind_q;
     s3_qp_q    <= s2_qp_q;
     s3_clr_q   <= s2_clr_q;
-    s3_rc_q    <= s2_st_q[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
+    s3_rc_q    <= s2_st_q[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
     wb_qp_q    <= s3_qp_q;
     wb_q       <= res_w;
-    if (s3_valid_q && res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W] != s3_rc_q) begin
+    if (s3_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s3_rc_q) begin
       rate_qp_o <= s3_qp_q;
-      rate_o    <= res_w[dcqcn_pkg::W_RC +: dcqcn_pkg::RATE_W];
+      rate_o    <= res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
     end
   end
 

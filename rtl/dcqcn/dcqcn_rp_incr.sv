@@ -13,28 +13,28 @@ module dcqcn_rp_incr (
   input  wire logic                          byte_event_i, // 1: byte-counter event, 0: timer event
   input  wire logic                          byte_on_i,    // byte counter configured
   input  wire logic                          hai_grow_i,
-  input  wire logic [dcqcn_pkg::STAGE_W-1:0] f_i,          // threshold F
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rhai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rmin_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  line_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rc_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rt_i,
-  input  wire logic [dcqcn_pkg::STAGE_W-1:0] t_i,
-  input  wire logic [dcqcn_pkg::STAGE_W-1:0] bc_i,
-  input  wire logic [dcqcn_pkg::QCNT_W-1:0]  cfr_i,
-  input  wire logic [dcqcn_pkg::QCNT_W-1:0]  cai_i,
-  input  wire logic [dcqcn_pkg::QCNT_W-1:0]  chai_i,
-  output logic      [dcqcn_pkg::RATE_W-1:0]  rc_o,
-  output logic      [dcqcn_pkg::RATE_W-1:0]  rt_o,
-  output logic      [dcqcn_pkg::STAGE_W-1:0] t_o,
-  output logic      [dcqcn_pkg::STAGE_W-1:0] bc_o,
-  output logic      [dcqcn_pkg::QCNT_W-1:0]  cfr_o,
-  output logic      [dcqcn_pkg::QCNT_W-1:0]  cai_o,
-  output logic      [dcqcn_pkg::QCNT_W-1:0]  chai_o
+  input  wire logic [dcqcn_fmt_pkg::STAGE_W-1:0] f_i,          // threshold F
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rhai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rmin_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  line_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rc_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rt_i,
+  input  wire logic [dcqcn_fmt_pkg::STAGE_W-1:0] t_i,
+  input  wire logic [dcqcn_fmt_pkg::STAGE_W-1:0] bc_i,
+  input  wire logic [dcqcn_fmt_pkg::QCNT_W-1:0]  cfr_i,
+  input  wire logic [dcqcn_fmt_pkg::QCNT_W-1:0]  cai_i,
+  input  wire logic [dcqcn_fmt_pkg::QCNT_W-1:0]  chai_i,
+  output logic      [dcqcn_fmt_pkg::RATE_W-1:0]  rc_o,
+  output logic      [dcqcn_fmt_pkg::RATE_W-1:0]  rt_o,
+  output logic      [dcqcn_fmt_pkg::STAGE_W-1:0] t_o,
+  output logic      [dcqcn_fmt_pkg::STAGE_W-1:0] bc_o,
+  output logic      [dcqcn_fmt_pkg::QCNT_W-1:0]  cfr_o,
+  output logic      [dcqcn_fmt_pkg::QCNT_W-1:0]  cai_o,
+  output logic      [dcqcn_fmt_pkg::QCNT_W-1:0]  chai_o
 );
-  localparam int RW = dcqcn_pkg::RATE_W;
-  localparam int SW = dcqcn_pkg::STAGE_W;
+  localparam int RW = dcqcn_fmt_pkg::RATE_W;
+  localparam int SW = dcqcn_fmt_pkg::STAGE_W;
 
   logic [SW-1:0]   bb, mx, mn, i_step;
   logic [RW+SW:0]  add, sum;     // i * R_HAI and Rt + step (no overflow before the cap)

@@ -21,9 +21,9 @@ module dcqcn_rp_pass #(
   parameter int BytesW     = 14   // width of a sent-bytes event
 ) (
   input  wire logic                          clk_i,
-  input  wire logic [dcqcn_pkg::QP_W-1:0]    st_i,
-  input  wire logic [1:0]                    ev_i,        // dcqcn_pkg::EV_*
-  input  wire logic [dcqcn_pkg::TIME_W-1:0]  t_i,         // event time (ticks)
+  input  wire logic [dcqcn_fmt_pkg::QP_W-1:0]    st_i,
+  input  wire logic [1:0]                    ev_i,        // dcqcn_fmt_pkg::EV_*
+  input  wire logic [dcqcn_fmt_pkg::TIME_W-1:0]  t_i,         // event time (ticks)
   input  wire logic [BytesW-1:0]             bytes_i,
   // live configuration
   input  wire logic                          nic_i,
@@ -35,15 +35,15 @@ module dcqcn_rp_pass #(
   input  wire logic [31:0]                   p_dec_i,     // >= 1
   input  wire logic [31:0]                   p_inc_i,     // >= 1
   input  wire logic [31:0]                   byte_reset_i,
-  input  wire logic [dcqcn_pkg::STAGE_W-1:0] f_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rhai_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  rmin_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  first_rate_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0]  line_i,
-  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] alpha_init_i,
-  input  wire logic [dcqcn_pkg::ALPHA_W-1:0] min_dec_fac_i,
-  output logic      [dcqcn_pkg::QP_W-1:0]    st_o,
+  input  wire logic [dcqcn_fmt_pkg::STAGE_W-1:0] f_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rhai_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  rmin_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  first_rate_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0]  line_i,
+  input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] alpha_init_i,
+  input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] min_dec_fac_i,
+  output logic      [dcqcn_fmt_pkg::QP_W-1:0]    st_o,
   output logic                               late_o
 );
 
@@ -53,41 +53,41 @@ module dcqcn_rp_pass #(
     if (BytesW < 7 || BytesW > 16) $error("dcqcn_rp_pass: BytesW must be in 7..16");
   end
 
-  localparam int RW = dcqcn_pkg::RATE_W;
-  localparam int AW = dcqcn_pkg::ALPHA_W;
-  localparam int TW = dcqcn_pkg::TIME_W;
-  localparam int XW = dcqcn_pkg::TIME_W + 7;   // deadline arithmetic: 48-bit time + 32 * 32-bit period
-  localparam int SW = dcqcn_pkg::STAGE_W;
-  localparam int CW = dcqcn_pkg::QCNT_W;
-  localparam logic [AW-1:0] ONE = AW'(1) << dcqcn_pkg::ALPHA_FRAC;
+  localparam int RW = dcqcn_fmt_pkg::RATE_W;
+  localparam int AW = dcqcn_fmt_pkg::ALPHA_W;
+  localparam int TW = dcqcn_fmt_pkg::TIME_W;
+  localparam int XW = dcqcn_fmt_pkg::TIME_W + 7;   // deadline arithmetic: 48-bit time + 32 * 32-bit period
+  localparam int SW = dcqcn_fmt_pkg::STAGE_W;
+  localparam int CW = dcqcn_fmt_pkg::QCNT_W;
+  localparam logic [AW-1:0] ONE = AW'(1) << dcqcn_fmt_pkg::ALPHA_FRAC;
 
   // ---- unpack
   logic [RW-1:0] rc0, rt0;
   logic [AW-1:0] a0;
   logic [SW-1:0] t0, bc0;
-  logic [dcqcn_pkg::BYTE_W-1:0] by0;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0;
   logic [TW-1:0] dla0, dli0, dld0;
   logic act0, incon0, cnpa0, cnpd0;
   logic [CW-1:0] ccnp0, cdec0, cfr0, cai0, chai0;
   always_comb begin
-    rc0    = st_i[dcqcn_pkg::W_RC +: RW];
-    rt0    = st_i[dcqcn_pkg::W_RT +: RW];
-    a0     = st_i[dcqcn_pkg::W_ALPHA +: AW];
-    t0     = st_i[dcqcn_pkg::W_T +: SW];
-    bc0    = st_i[dcqcn_pkg::W_BC +: SW];
-    by0    = st_i[dcqcn_pkg::W_BYTES +: dcqcn_pkg::BYTE_W];
-    dla0   = st_i[dcqcn_pkg::W_DLA +: TW];
-    dli0   = st_i[dcqcn_pkg::W_DLI +: TW];
-    dld0   = st_i[dcqcn_pkg::W_DLD +: TW];
-    act0   = st_i[dcqcn_pkg::W_ACTIVE];
-    incon0 = st_i[dcqcn_pkg::W_INCON];
-    cnpa0  = st_i[dcqcn_pkg::W_CNPA];
-    cnpd0  = st_i[dcqcn_pkg::W_CNPD];
-    ccnp0  = st_i[dcqcn_pkg::W_CCNP +: CW];
-    cdec0  = st_i[dcqcn_pkg::W_CDEC +: CW];
-    cfr0   = st_i[dcqcn_pkg::W_CFR +: CW];
-    cai0   = st_i[dcqcn_pkg::W_CAI +: CW];
-    chai0  = st_i[dcqcn_pkg::W_CHAI +: CW];
+    rc0    = st_i[dcqcn_fmt_pkg::W_RC +: RW];
+    rt0    = st_i[dcqcn_fmt_pkg::W_RT +: RW];
+    a0     = st_i[dcqcn_fmt_pkg::W_ALPHA +: AW];
+    t0     = st_i[dcqcn_fmt_pkg::W_T +: SW];
+    bc0    = st_i[dcqcn_fmt_pkg::W_BC +: SW];
+    by0    = st_i[dcqcn_fmt_pkg::W_BYTES +: dcqcn_fmt_pkg::BYTE_W];
+    dla0   = st_i[dcqcn_fmt_pkg::W_DLA +: TW];
+    dli0   = st_i[dcqcn_fmt_pkg::W_DLI +: TW];
+    dld0   = st_i[dcqcn_fmt_pkg::W_DLD +: TW];
+    act0   = st_i[dcqcn_fmt_pkg::W_ACTIVE];
+    incon0 = st_i[dcqcn_fmt_pkg::W_INCON];
+    cnpa0  = st_i[dcqcn_fmt_pkg::W_CNPA];
+    cnpd0  = st_i[dcqcn_fmt_pkg::W_CNPD];
+    ccnp0  = st_i[dcqcn_fmt_pkg::W_CCNP +: CW];
+    cdec0  = st_i[dcqcn_fmt_pkg::W_CDEC +: CW];
+    cfr0   = st_i[dcqcn_fmt_pkg::W_CFR +: CW];
+    cai0   = st_i[dcqcn_fmt_pkg::W_CAI +: CW];
+    chai0  = st_i[dcqcn_fmt_pkg::W_CHAI +: CW];
   end
 
   function automatic logic [AW-1:0] astep(input logic [AW-1:0] a, input logic [3:0] s, input logic plus);
@@ -105,7 +105,7 @@ module dcqcn_rp_pass #(
   logic          cnpa_c;
 
   always_comb begin
-    lim0 = (ev_i == dcqcn_pkg::EV_SENT) ? XW'(t_i) + XW'(1) : XW'(t_i);
+    lim0 = (ev_i == dcqcn_fmt_pkg::EV_SENT) ? XW'(t_i) + XW'(1) : XW'(t_i);
     d1   = XW'(dld0);
     ab[0] = XW'(dla0);
     for (int j = 0; j < AlphaSteps; j++) ab[j+1] = ab[j] + XW'(p_alpha_i);
@@ -146,7 +146,7 @@ module dcqcn_rp_pass #(
   logic [CW-1:0] cfrA, caiA, chaiA, cfrC, caiC, chaiC;
   logic [XW-1:0] dli_c, dliB;
   logic          clampB;
-  logic [dcqcn_pkg::BYTE_W-1:0] byB;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB;
   logic [CW-1:0] cdecB;
   logic          incon_c;
   // the one multiplier: NIC decrease in the catch-up or the paper's decrease at a CNP
@@ -173,7 +173,7 @@ module dcqcn_rp_pass #(
   logic [CW-1:0] cfrA_q;
   logic [CW-1:0] caiA_q;
   logic [CW-1:0] chaiA_q;
-  logic [dcqcn_pkg::BYTE_W-1:0] by0_q;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_q;
   logic [CW-1:0] cdec0_q;
   logic [CW-1:0] ccnp0_q;
   logic [TW-1:0] dli0_q;
@@ -191,7 +191,7 @@ module dcqcn_rp_pass #(
   logic [XW-1:0] dld_c_q;
   logic cnpa_c_q;
   logic [1:0] ev_q;
-  logic [dcqcn_pkg::TIME_W-1:0] t_q;
+  logic [dcqcn_fmt_pkg::TIME_W-1:0] t_q;
   logic [BytesW-1:0] bytes_q;
   logic nic_q;
   logic hai_grow_q;
@@ -202,14 +202,14 @@ module dcqcn_rp_pass #(
   logic [31:0] p_dec_q;
   logic [31:0] p_inc_q;
   logic [31:0] byte_reset_q;
-  logic [dcqcn_pkg::STAGE_W-1:0] f_q;
-  logic [dcqcn_pkg::RATE_W-1:0] rai_q;
-  logic [dcqcn_pkg::RATE_W-1:0] rhai_q;
-  logic [dcqcn_pkg::RATE_W-1:0] rmin_q;
-  logic [dcqcn_pkg::RATE_W-1:0] first_rate_q;
-  logic [dcqcn_pkg::RATE_W-1:0] line_q;
-  logic [dcqcn_pkg::ALPHA_W-1:0] alpha_init_q;
-  logic [dcqcn_pkg::ALPHA_W-1:0] min_dec_fac_q;
+  logic [dcqcn_fmt_pkg::STAGE_W-1:0] f_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] rai_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] rhai_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] rmin_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] first_rate_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] line_q;
+  logic [dcqcn_fmt_pkg::ALPHA_W-1:0] alpha_init_q;
+  logic [dcqcn_fmt_pkg::ALPHA_W-1:0] min_dec_fac_q;
   always_ff @(posedge clk_i) begin
     rcA_q <= rcA;
     rtA_q <= rtA;
@@ -262,7 +262,7 @@ module dcqcn_rp_pass #(
     cut_f    = ONE - (cut_a >> 1);
     if (cut_f < min_dec_fac_q) cut_f = min_dec_fac_q;
     cut_prod = (RW+AW)'(cut_rc) * (RW+AW)'(cut_f);
-    cut_res  = RW'(cut_prod >> dcqcn_pkg::ALPHA_FRAC);
+    cut_res  = RW'(cut_prod >> dcqcn_fmt_pkg::ALPHA_FRAC);
   end
 
   always_comb begin
@@ -305,8 +305,8 @@ module dcqcn_rp_pass #(
   logic [RW-1:0] rcE, rtE;
   logic [AW-1:0] aE, a_p;
   logic [SW-1:0] tE, bcE;
-  logic [dcqcn_pkg::BYTE_W-1:0] byE;
-  logic [dcqcn_pkg::BYTE_W:0]   bsum;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byE;
+  logic [dcqcn_fmt_pkg::BYTE_W:0]   bsum;
   logic [XW-1:0] dlaE, dliE, dldE;
   logic          actE, inconE, cnpaE, cnpdE;
   logic [CW-1:0] ccnpE, cdecE;
@@ -315,8 +315,8 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tS, bcS;
   logic [CW-1:0] cfrS, caiS, chaiS;
 
-  assign is_cnp  = ev_q == dcqcn_pkg::EV_CNP;
-  assign is_sent = ev_q == dcqcn_pkg::EV_SENT;
+  assign is_cnp  = ev_q == dcqcn_fmt_pkg::EV_CNP;
+  assign is_sent = ev_q == dcqcn_fmt_pkg::EV_SENT;
   assign first   = !act0_q;
   assign a_p     = first ? alpha_init_q : a_c_q;   // paper: alpha used by the cut at a CNP
 
@@ -365,8 +365,8 @@ module dcqcn_rp_pass #(
         inconE = 1'b1;
       end
     end else if (is_sent && incon_c && byte_reset_q != '0) begin
-      bsum = (dcqcn_pkg::BYTE_W+1)'(byB) + (dcqcn_pkg::BYTE_W+1)'(bytes_q);
-      byE  = bsum[dcqcn_pkg::BYTE_W] ? '1 : bsum[dcqcn_pkg::BYTE_W-1:0];
+      bsum = (dcqcn_fmt_pkg::BYTE_W+1)'(byB) + (dcqcn_fmt_pkg::BYTE_W+1)'(bytes_q);
+      byE  = bsum[dcqcn_fmt_pkg::BYTE_W] ? '1 : bsum[dcqcn_fmt_pkg::BYTE_W-1:0];
       if (byE >= byte_reset_q) begin
         byE = byE - byte_reset_q;
         enS = 1'b1;
@@ -385,24 +385,24 @@ module dcqcn_rp_pass #(
   always_comb begin
     late_o = act0_q && ((dla_c_q < lim0_q) || (incon_c && dli_c < lim0_q) || (nic_q && dld_c_q < lim0_q));
     st_o = '0;
-    st_o[dcqcn_pkg::W_RC +: RW]        = rcS;
-    st_o[dcqcn_pkg::W_RT +: RW]        = rtS;
-    st_o[dcqcn_pkg::W_ALPHA +: AW]     = aE;
-    st_o[dcqcn_pkg::W_T +: SW]         = tS;
-    st_o[dcqcn_pkg::W_BC +: SW]        = bcS;
-    st_o[dcqcn_pkg::W_BYTES +: dcqcn_pkg::BYTE_W] = byE;
-    st_o[dcqcn_pkg::W_DLA +: TW]       = TW'(dlaE);
-    st_o[dcqcn_pkg::W_DLI +: TW]       = TW'(dliE);
-    st_o[dcqcn_pkg::W_DLD +: TW]       = TW'(dldE);
-    st_o[dcqcn_pkg::W_ACTIVE]          = actE;
-    st_o[dcqcn_pkg::W_INCON]           = inconE;
-    st_o[dcqcn_pkg::W_CNPA]            = cnpaE;
-    st_o[dcqcn_pkg::W_CNPD]            = cnpdE;
-    st_o[dcqcn_pkg::W_CCNP +: CW]      = ccnpE;
-    st_o[dcqcn_pkg::W_CDEC +: CW]      = cdecE;
-    st_o[dcqcn_pkg::W_CFR +: CW]       = cfrS;
-    st_o[dcqcn_pkg::W_CAI +: CW]       = caiS;
-    st_o[dcqcn_pkg::W_CHAI +: CW]      = chaiS;
+    st_o[dcqcn_fmt_pkg::W_RC +: RW]        = rcS;
+    st_o[dcqcn_fmt_pkg::W_RT +: RW]        = rtS;
+    st_o[dcqcn_fmt_pkg::W_ALPHA +: AW]     = aE;
+    st_o[dcqcn_fmt_pkg::W_T +: SW]         = tS;
+    st_o[dcqcn_fmt_pkg::W_BC +: SW]        = bcS;
+    st_o[dcqcn_fmt_pkg::W_BYTES +: dcqcn_fmt_pkg::BYTE_W] = byE;
+    st_o[dcqcn_fmt_pkg::W_DLA +: TW]       = TW'(dlaE);
+    st_o[dcqcn_fmt_pkg::W_DLI +: TW]       = TW'(dliE);
+    st_o[dcqcn_fmt_pkg::W_DLD +: TW]       = TW'(dldE);
+    st_o[dcqcn_fmt_pkg::W_ACTIVE]          = actE;
+    st_o[dcqcn_fmt_pkg::W_INCON]           = inconE;
+    st_o[dcqcn_fmt_pkg::W_CNPA]            = cnpaE;
+    st_o[dcqcn_fmt_pkg::W_CNPD]            = cnpdE;
+    st_o[dcqcn_fmt_pkg::W_CCNP +: CW]      = ccnpE;
+    st_o[dcqcn_fmt_pkg::W_CDEC +: CW]      = cdecE;
+    st_o[dcqcn_fmt_pkg::W_CFR +: CW]       = cfrS;
+    st_o[dcqcn_fmt_pkg::W_CAI +: CW]       = caiS;
+    st_o[dcqcn_fmt_pkg::W_CHAI +: CW]      = chaiS;
   end
 endmodule
 

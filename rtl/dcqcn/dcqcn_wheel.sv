@@ -32,10 +32,10 @@ module dcqcn_wheel #(
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
-  input  wire logic [dcqcn_pkg::TIME_W-1:0] now_i,
+  input  wire logic [dcqcn_fmt_pkg::TIME_W-1:0] now_i,
   input  wire logic                         rate_we_i,
   input  wire logic [QW-1:0]                rate_qp_i,
-  input  wire logic [dcqcn_pkg::RATE_W-1:0] rate_i,
+  input  wire logic [dcqcn_fmt_pkg::RATE_W-1:0] rate_i,
   input  wire logic                         enq_valid_i,
   output logic                              enq_ready_o,
   input  wire logic [QW-1:0]                enq_qp_i,
@@ -47,9 +47,9 @@ module dcqcn_wheel #(
   output logic                              reinsert_o,   // a token was re-inserted
   output logic                              init_done_o
 );
-  localparam int RW = dcqcn_pkg::RATE_W;
-  localparam int TW = dcqcn_pkg::TIME_W;
-  localparam int TF = dcqcn_pkg::TIME_FRAC;
+  localparam int RW = dcqcn_fmt_pkg::RATE_W;
+  localparam int TW = dcqcn_fmt_pkg::TIME_W;
+  localparam int TF = dcqcn_fmt_pkg::TIME_FRAC;
   localparam int XW = TW + 2;                       // absolute slot numbers and horizon
   localparam logic [63:0] TPS  = 64'd65536000000000000 / 64'(TickPs);  // ticks/s, Q.16
   localparam logic [63:0] LINE = 64'(LineRateMbps) * 64'd1000000;

@@ -1,4 +1,4 @@
-// Lockstep testbench of the DCQCN block: rtl/dcqcn/dcqcn.sv against ll::dcqcn::Model,
+// Lockstep testbench of the DCQCN block: rtl/dcqcn/dcqcn_top.sv against ll::dcqcn::Model,
 // cycle by cycle (harness: tb/common/lockstep.h). Stimulus: random configurations of
 // both RP variants and both NP modes, re-committed under traffic; random CNP, bytes-sent,
 // CE-mark and wheel-token streams (hot QPs for RMW hazards); time ticks in phases from

@@ -1,4 +1,4 @@
-// Lockstep testbench of the DRILL selector: rtl/drill/drill.sv against ll::drill::Model,
+// Lockstep testbench of the DRILL selector: rtl/drill/drill_top.sv against ll::drill::Model,
 // cycle by cycle (harness: tb/common/lockstep.h). Test plan: tb/drill/testplan.md.
 #include <deque>
 #include <sstream>

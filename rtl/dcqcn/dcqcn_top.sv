@@ -11,7 +11,7 @@
 // C++ twin: ll::dcqcn::Model in cpp_model/dcqcn/dcqcn.h.
 `default_nettype none
 
-module dcqcn #(
+module dcqcn_top #(
   parameter int Queues       = 64,      // QPs / flows, 2..65536
   parameter int Slots        = 64,      // wheel slots, power of two, 4..4096
   parameter int SlotLog2     = 6,       // wheel slot length 2^SlotLog2 ticks
@@ -45,7 +45,7 @@ module dcqcn #(
   input  wire logic [BytesW-1:0]            sent_bytes_i,
   output logic                              rate_valid_o,
   output logic      [QW-1:0]                rate_qp_o,
-  output logic      [dcqcn_pkg::RATE_W-1:0] rate_o,
+  output logic      [dcqcn_fmt_pkg::RATE_W-1:0] rate_o,
   // wheel: QP tokens in, departures out
   input  wire logic                         enq_valid_i,
   output logic                              enq_ready_o,
@@ -65,22 +65,22 @@ module dcqcn #(
   output logic                              init_done_o
 );
 
-  localparam logic [dcqcn_pkg::RATE_W-1:0] LINE = dcqcn_pkg::RATE_W'(64'(LineRateMbps) * 64'd1000000);
-  localparam int AW = dcqcn_pkg::ALPHA_W;
+  localparam logic [dcqcn_fmt_pkg::RATE_W-1:0] LINE = dcqcn_fmt_pkg::RATE_W'(64'(LineRateMbps) * 64'd1000000);
+  localparam int AW = dcqcn_fmt_pkg::ALPHA_W;
 
   initial begin
     if (Queues < 2 || Queues > 65536) $error("dcqcn: Queues must be in 2..65536");
     if (QW != $clog2(Queues)) $error("dcqcn: QW is derived from Queues; do not override it");
-    // the formats are single-sourced in dcqcn_regs.json: dcqcn_pkg must agree
-    if (dcqcn_pkg::RATE_W != dcqcn_regs_pkg::DCQCN_RATE_W || dcqcn_pkg::ALPHA_FRAC != dcqcn_regs_pkg::DCQCN_ALPHA_FRAC ||
-        dcqcn_pkg::TIME_W != dcqcn_regs_pkg::DCQCN_TIME_W || dcqcn_pkg::TIME_FRAC != dcqcn_regs_pkg::DCQCN_TIME_FRAC ||
-        dcqcn_pkg::STAGE_W != dcqcn_regs_pkg::DCQCN_STAGE_W || dcqcn_pkg::BYTE_W != dcqcn_regs_pkg::DCQCN_BYTE_W ||
-        dcqcn_pkg::QCNT_W != dcqcn_regs_pkg::DCQCN_QCNT_W || dcqcn_pkg::MBPS != dcqcn_regs_pkg::DCQCN_MBPS || dcqcn_pkg::CFG_Q16 != dcqcn_regs_pkg::DCQCN_CFG_Q16)
-      $error("dcqcn: dcqcn_pkg formats differ from dcqcn_regs.json; regenerate and update dcqcn_pkg.sv");
+    // the formats are single-sourced in dcqcn_regs.json: dcqcn_fmt_pkg must agree
+    if (dcqcn_fmt_pkg::RATE_W != dcqcn_regs_pkg::DCQCN_RATE_W || dcqcn_fmt_pkg::ALPHA_FRAC != dcqcn_regs_pkg::DCQCN_ALPHA_FRAC ||
+        dcqcn_fmt_pkg::TIME_W != dcqcn_regs_pkg::DCQCN_TIME_W || dcqcn_fmt_pkg::TIME_FRAC != dcqcn_regs_pkg::DCQCN_TIME_FRAC ||
+        dcqcn_fmt_pkg::STAGE_W != dcqcn_regs_pkg::DCQCN_STAGE_W || dcqcn_fmt_pkg::BYTE_W != dcqcn_regs_pkg::DCQCN_BYTE_W ||
+        dcqcn_fmt_pkg::QCNT_W != dcqcn_regs_pkg::DCQCN_QCNT_W || dcqcn_fmt_pkg::MBPS != dcqcn_regs_pkg::DCQCN_MBPS || dcqcn_fmt_pkg::CFG_Q16 != dcqcn_regs_pkg::DCQCN_CFG_Q16)
+      $error("dcqcn: dcqcn_fmt_pkg formats differ from dcqcn_regs.json; regenerate and update dcqcn_fmt_pkg.sv");
   end
 
   // ---- time base
-  logic [dcqcn_pkg::TIME_W-1:0] now_q;
+  logic [dcqcn_fmt_pkg::TIME_W-1:0] now_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni)     now_q <= '0;
     else if (tick_i) now_q <= now_q + 1'b1;
@@ -92,25 +92,25 @@ module dcqcn #(
   logic        lv_nic_q, lv_grow_q, lv_ctgt_q, lv_cati_q, lv_ppkt_q;
   logic [3:0]  lv_g_q;
   logic [31:0] lv_pa_q, lv_pd_q, lv_pi_q, lv_br_q, lv_npi_q;
-  logic [dcqcn_pkg::STAGE_W-1:0] lv_f_q;
-  logic [dcqcn_pkg::RATE_W-1:0]  lv_rai_q, lv_rhai_q, lv_rmin_q, lv_first_q;
+  logic [dcqcn_fmt_pkg::STAGE_W-1:0] lv_f_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0]  lv_rai_q, lv_rhai_q, lv_rmin_q, lv_first_q;
   logic [AW-1:0]      lv_ainit_q, lv_mdf_q;
 
-  function automatic logic [dcqcn_pkg::RATE_W-1:0] mb(input logic [31:0] v);
+  function automatic logic [dcqcn_fmt_pkg::RATE_W-1:0] mb(input logic [31:0] v);
     logic [63:0] x;
     x = 64'(v) * 64'd1000000;
-    mb = (x > 64'(LINE)) ? LINE : x[dcqcn_pkg::RATE_W-1:0];
+    mb = (x > 64'(LINE)) ? LINE : x[dcqcn_fmt_pkg::RATE_W-1:0];
   endfunction
   function automatic logic [AW-1:0] q16(input logic [16:0] v);
     logic [16:0] c;
     c = (v > 17'h10000) ? 17'h10000 : v;
-    q16 = AW'(c) << (dcqcn_pkg::ALPHA_FRAC - dcqcn_pkg::CFG_Q16);
+    q16 = AW'(c) << (dcqcn_fmt_pkg::ALPHA_FRAC - dcqcn_fmt_pkg::CFG_Q16);
   endfunction
   function automatic logic [31:0] atleast1(input logic [31:0] v);
     atleast1 = (v == '0) ? 32'd1 : v;
   endfunction
 
-  logic [dcqcn_pkg::RATE_W-1:0] c_rmin, c_first;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] c_rmin, c_first;
   always_comb begin
     c_rmin  = mb(atleast1(st_rmin_q));
     c_first = (st_first_q == '0) ? '0 : ((mb(st_first_q) < c_rmin) ? c_rmin : mb(st_first_q));
@@ -123,7 +123,7 @@ module dcqcn #(
   logic stat_valid;
   logic [63:0] stat_cnt, stat_cnt_q;
   logic [15:0] stat_hai, stat_hai_q;
-  logic [dcqcn_pkg::RATE_W-1:0] stat_rc, stat_rc_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] stat_rc, stat_rc_q;
   logic [AW-1:0] stat_alpha;
   logic [31:0]   stat_alpha_q;
 
@@ -204,7 +204,7 @@ module dcqcn #(
       lv_pd_q    <= 32'd4000;
       lv_pi_q    <= 32'd300000;
       lv_br_q    <= 32'd0;
-      lv_f_q     <= dcqcn_pkg::STAGE_W'(1);
+      lv_f_q     <= dcqcn_fmt_pkg::STAGE_W'(1);
       lv_rai_q   <= mb(32'd20);
       lv_rhai_q  <= mb(32'd200);
       lv_rmin_q  <= mb(32'd1000);
@@ -226,7 +226,7 @@ module dcqcn #(
         stat_cnt_q   <= stat_cnt;
         stat_hai_q   <= stat_hai;
         stat_rc_q    <= stat_rc;
-        stat_alpha_q <= 32'(stat_alpha >> (dcqcn_pkg::ALPHA_FRAC - 31));
+        stat_alpha_q <= 32'(stat_alpha >> (dcqcn_fmt_pkg::ALPHA_FRAC - 31));
         snap_done_q  <= 1'b1;
       end
       if (we) begin
@@ -255,7 +255,7 @@ module dcqcn #(
             lv_pd_q    <= atleast1(st_pd_q);
             lv_pi_q    <= atleast1(st_pi_q);
             lv_br_q    <= st_br_q;
-            lv_f_q     <= st_f_q[dcqcn_pkg::STAGE_W-1:0];
+            lv_f_q     <= st_f_q[dcqcn_fmt_pkg::STAGE_W-1:0];
             lv_rai_q   <= mb(st_rai_q);
             lv_rhai_q  <= mb(st_rhai_q);
             lv_rmin_q  <= c_rmin;
@@ -309,7 +309,7 @@ module dcqcn #(
       dcqcn_regs_pkg::DCQCN_STAT_AI:            rd = {16'd0, stat_cnt_q[63:48]};
       dcqcn_regs_pkg::DCQCN_STAT_HAI:           rd = {16'd0, stat_hai_q};
       dcqcn_regs_pkg::DCQCN_STAT_RC_LO:         rd = stat_rc_q[31:0];
-      dcqcn_regs_pkg::DCQCN_STAT_RC_HI:         rd = {24'd0, stat_rc_q[dcqcn_pkg::RATE_W-1:32]};
+      dcqcn_regs_pkg::DCQCN_STAT_RC_HI:         rd = {24'd0, stat_rc_q[dcqcn_fmt_pkg::RATE_W-1:32]};
       dcqcn_regs_pkg::DCQCN_STAT_ALPHA:         rd = stat_alpha_q;
       default:                  rd = '0;
     endcase

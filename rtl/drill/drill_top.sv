@@ -18,7 +18,7 @@
 // ignored until init_done_o.
 `default_nettype none
 
-module drill #(
+module drill_top #(
   parameter int          Ports       = 16,  // output ports N, 2..64
   parameter int          OccW        = 16,  // queue-occupancy width, 1..32
   parameter int          D           = 2,   // samples per decision d, 1..4

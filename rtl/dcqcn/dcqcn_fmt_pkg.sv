@@ -1,4 +1,4 @@
-// dcqcn_pkg: fixed-point formats and the per-QP state word of the DCQCN block.
+// dcqcn_fmt_pkg: fixed-point formats and the per-QP state word of the DCQCN block.
 //
 // The formats are single-sourced in rtl/dcqcn/dcqcn_regs.json ("constants"), generated
 // into dcqcn_regs_pkg.sv (RTL) and cpp_model/dcqcn/dcqcn_regs.h (C++ formats.h). This
@@ -11,7 +11,7 @@
 // Error bound against the IEEE-double reference: docs/dcqcn.md, "Formats".
 `default_nettype none
 
-package dcqcn_pkg;
+package dcqcn_fmt_pkg;
   localparam int RATE_W     = 40;
   localparam int ALPHA_FRAC = 44;
   localparam int ALPHA_W    = ALPHA_FRAC + 1;
