@@ -40,6 +40,12 @@ struct Options {
 };
 Options parse_args(int argc, char** argv, const std::string& block);
 
+// One register write of a bench's configuration program (docs/CONVENTIONS.md register
+// interface: cfg_we_i, cfg_addr_i, cfg_wdata_i).
+struct CfgOp {
+  uint32_t addr, data;
+};
+
 // Exit codes of a bench.
 enum Exit : int { kPass = 0, kUsage = 2, kMismatch = 3, kCoverage = 4, kStimulus = 5 };
 

@@ -20,9 +20,7 @@ using ll::tb::Rng;
 namespace dq = ll::dcqcn;
 namespace regs = ll::dcqcn::regs;
 
-struct CfgOp {
-  uint32_t addr, data;
-};
+using ll::tb::CfgOp;
 
 template <class Dut>
 class DcqcnBench {

@@ -32,9 +32,7 @@ uint64_t get(const S& s) {
   return static_cast<uint64_t>(s.read());
 }
 
-struct CfgOp {
-  uint32_t addr, data;
-};
+using ll::tb::CfgOp;
 
 template <class Dut>
 class DrillBench {

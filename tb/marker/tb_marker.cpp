@@ -15,9 +15,7 @@ using ll::tb::Rng;
 namespace mk = ll::marker;
 namespace regs = ll::marker::regs;
 
-struct CfgOp {
-  uint32_t addr, data;
-};
+using ll::tb::CfgOp;
 
 template <class Dut>
 class MarkerBench {

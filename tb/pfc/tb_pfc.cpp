@@ -25,9 +25,7 @@ using ll::tb::Rng;
 namespace pf = ll::pfc;
 namespace regs = ll::pfc::regs;
 
-struct CfgOp {
-  uint32_t addr, data;
-};
+using ll::tb::CfgOp;
 struct Pkt {
   uint32_t iport, eport, prio, len;
   bool ll;
