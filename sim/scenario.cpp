@@ -1,6 +1,7 @@
 #include "sim/scenario.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -423,7 +424,195 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
   return s;
 }
 
+bool boolean(const Obj& o, const std::string& k, bool def) {
+  if (!o.has(k)) return def;
+  const json& v = o.at(k);
+  if (!v.is_boolean()) o.fail(o.key(k), std::string("expected true or false, got ") + type_name(v));
+  return v.get<bool>();
+}
+
+std::string choice(const Obj& o, const std::string& k, const std::string& def, const std::vector<std::string>& options) {
+  const std::string v = o.str(k, def);
+  if (std::find(options.begin(), options.end(), v) == options.end()) {
+    std::string list;
+    for (const auto& a : options) list += (list.empty() ? "" : ", ") + a;
+    o.fail(o.key(k), "\"" + v + "\" is not one of: " + list);
+  }
+  return v;
+}
+
+double fraction(const Obj& o, const std::string& k, double def, double lo, double hi) {
+  if (!o.has(k)) return def;
+  const double v = o.number(k);
+  if (!(v >= lo && v <= hi)) {
+    o.fail(o.key(k), "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " + std::to_string(v) + ")");
+  }
+  return v;
+}
+
+void parse_switch(const Obj& top, SwitchCfg& c) {
+  if (!top.has("switch")) return;
+  const Obj o(top.at("switch"), "switch", top.file(), {"marker", "pfc", "scheduler"});
+  if (o.has("marker")) {
+    const Obj m(o.at("marker"), "switch.marker", o.file(), {"enable", "mode", "kmin", "kmax", "pmax", "ewma_shift", "dequeue"});
+    c.marker.enable = boolean(m, "enable", c.marker.enable);
+    c.marker.mode = choice(m, "mode", c.marker.mode, {"red", "cutoff"});
+    if (m.has("kmin")) c.marker.kmin = m.bytes("kmin");
+    if (m.has("kmax")) c.marker.kmax = m.bytes("kmax");
+    if (c.marker.kmax >= (1ull << 24) || c.marker.kmin >= (1ull << 24)) m.fail("switch.marker", "kmin and kmax must be below 16 MiB");
+    if (c.marker.mode == "red" && c.marker.kmin > c.marker.kmax) m.fail("switch.marker.kmin", "must not exceed kmax");
+    c.marker.pmax = fraction(m, "pmax", c.marker.pmax, 0.0, 1.0);
+    c.marker.ewma_shift = static_cast<unsigned>(m.uint("ewma_shift", 0, 15, c.marker.ewma_shift));
+    c.marker.dequeue = boolean(m, "dequeue", c.marker.dequeue);
+  }
+  if (o.has("pfc")) {
+    const Obj p(o.at("pfc"), "switch.pfc", o.file(),
+                {"enable", "threshold", "alpha_shift", "xoff", "xon_offset", "buffer", "headroom", "reserved",
+                 "tick", "watchdog_detect", "watchdog_restore", "allow_lossless_drops"});
+    c.pfc.enable = boolean(p, "enable", c.pfc.enable);
+    c.pfc.dynamic = choice(p, "threshold", c.pfc.dynamic ? "dynamic" : "static", {"dynamic", "static"}) == "dynamic";
+    if (p.has("alpha_shift")) {
+      const json& v = p.at("alpha_shift");
+      if (!v.is_number_integer() || v.get<int64_t>() < -8 || v.get<int64_t>() > 7) p.fail("switch.pfc.alpha_shift", "must be an integer in -8..7");
+      c.pfc.alpha_shift = static_cast<int>(v.get<int64_t>());
+    }
+    if (p.has("xoff")) c.pfc.xoff = p.bytes("xoff");
+    if (p.has("xon_offset")) c.pfc.xon_offset = p.bytes("xon_offset");
+    if (p.has("buffer")) c.pfc.buffer = p.bytes("buffer");
+    if (p.has("headroom")) c.pfc.headroom = p.bytes("headroom");
+    if (p.has("reserved")) c.pfc.reserved = p.bytes("reserved");
+    const uint64_t lim = (1ull << 24) - 1;
+    if (c.pfc.buffer == 0 || c.pfc.buffer > lim) p.fail("switch.pfc.buffer", "must be in 1..16777215 bytes (the PFC block's 24-bit counters)");
+    for (const auto& [k, v] : {std::pair<const char*, uint64_t>{"xoff", c.pfc.xoff}, {"xon_offset", c.pfc.xon_offset},
+                               {"headroom", c.pfc.headroom}, {"reserved", c.pfc.reserved}}) {
+      if (v > lim) p.fail(std::string("switch.pfc.") + k, "must be below 16 MiB");
+    }
+    if (p.has("tick")) {
+      const Time t = p.time("tick");
+      if (t % kNs != 0 || t / kNs < 1 || t / kNs > 65535) p.fail("switch.pfc.tick", "must be a whole number of ns in 1..65535 ns");
+      c.pfc.tick_ns = static_cast<unsigned>(t / kNs);
+    }
+    c.pfc.watchdog_detect = p.time("watchdog_detect", c.pfc.watchdog_detect);
+    c.pfc.watchdog_restore = p.time("watchdog_restore", c.pfc.watchdog_restore);
+    if ((c.pfc.watchdog_detect == 0) != (c.pfc.watchdog_restore == 0)) {
+      p.fail("switch.pfc.watchdog_restore", "give both watchdog_detect and watchdog_restore, or neither");
+    }
+    c.pfc.allow_lossless_drops = boolean(p, "allow_lossless_drops", c.pfc.allow_lossless_drops);
+  }
+  if (o.has("scheduler")) {
+    const Obj s(o.at("scheduler"), "switch.scheduler", o.file(), {"policy", "weights"});
+    c.sched.policy = choice(s, "policy", c.sched.policy, {"sp", "wrr"});
+    if (s.has("weights")) {
+      const json& w = s.array("weights");
+      if (w.size() != 8) s.fail("switch.scheduler.weights", "expected 8 weights, one per priority");
+      for (size_t i = 0; i < 8; ++i) {
+        if (!w[i].is_number_unsigned() || w[i].get<uint64_t>() < 1 || w[i].get<uint64_t>() > 64) {
+          s.fail("switch.scheduler.weights[" + std::to_string(i) + "]", "must be an integer in 1..64");
+        }
+        c.sched.weights[i] = static_cast<unsigned>(w[i].get<uint64_t>());
+      }
+    }
+  }
+}
+
+void parse_nic(const Obj& top, NicCfg& c) {
+  if (!top.has("nic")) return;
+  const Obj o(top.at("nic"), "nic", top.file(), {"dcqcn", "receiver", "mtu", "ack_every", "rto", "qps"});
+  c.receiver = choice(o, "receiver", c.receiver, {"gbn", "sr"});
+  if (o.has("mtu")) c.mtu = o.bytes("mtu");
+  if (c.mtu < 64 || c.mtu > 9000) o.fail("nic.mtu", "must be in 64..9000 bytes of payload");
+  c.ack_every = static_cast<unsigned>(o.uint("ack_every", 1, 1024, c.ack_every));
+  c.rto = o.time("rto", c.rto);
+  if (c.rto < kUs) o.fail("nic.rto", "must be at least 1us");
+  c.qps = static_cast<unsigned>(o.uint("qps", 2, 65536, c.qps));
+  if (!o.has("dcqcn")) return;
+  const Obj d(o.at("dcqcn"), "nic.dcqcn", o.file(),
+              {"enable", "variant", "g_shift", "alpha_period", "dec_period", "inc_period", "byte_reset", "threshold",
+               "rai", "rhai", "rmin", "clamp_target", "np_per_packet", "np_interval"});
+  DcqcnCfg& q = c.dcqcn;
+  q.enable = boolean(d, "enable", q.enable);
+  q.variant = choice(d, "variant", q.variant, {"nic", "paper"});
+  q.g_shift = static_cast<unsigned>(d.uint("g_shift", 1, 15, q.g_shift));
+  q.alpha_period = d.time("alpha_period", q.alpha_period);
+  q.dec_period = d.time("dec_period", q.dec_period);
+  q.inc_period = d.time("inc_period", q.inc_period);
+  for (const char* k : {"alpha_period", "dec_period", "inc_period"}) {
+    const Time t = d.has(k) ? d.time(k) : 1 * kUs;
+    if (t < kNs || t % kNs != 0 || t / kNs > 0xFFFFFFFFull) d.fail(std::string("nic.dcqcn.") + k, "must be a whole number of ns, 1ns..4.29s");
+  }
+  if (d.has("byte_reset")) q.byte_reset = d.bytes("byte_reset");
+  if (q.byte_reset > 0xFFFFFFFFull) d.fail("nic.dcqcn.byte_reset", "must be below 4 GiB");
+  q.threshold = static_cast<unsigned>(d.uint("threshold", 0, 255, q.threshold));
+  if (d.has("rai")) q.rai = d.rate("rai");
+  if (d.has("rhai")) q.rhai = d.rate("rhai");
+  if (d.has("rmin")) q.rmin = d.rate("rmin");
+  for (const auto& [k, v] : {std::pair<const char*, uint64_t>{"rai", q.rai}, {"rhai", q.rhai}, {"rmin", q.rmin}}) {
+    if (v % 1'000'000 != 0 || v / 1'000'000 > 0xFFFFFFFFull) d.fail(std::string("nic.dcqcn.") + k, "must be a whole number of Mb/s");
+  }
+  q.clamp_target = boolean(d, "clamp_target", q.clamp_target);
+  q.np_per_packet = boolean(d, "np_per_packet", q.np_per_packet);
+  q.np_interval = d.time("np_interval", q.np_interval);
+  if (q.np_interval % kNs != 0) d.fail("nic.dcqcn.np_interval", "must be a whole number of ns");
+}
+
+void parse_balancer(const Obj& top, BalancerCfg& c) {
+  if (!top.has("balancer")) return;
+  const Obj o(top.at("balancer"), "balancer", top.file(), {"mode", "d", "m", "engines", "components"});
+  c.mode = choice(o, "mode", c.mode, {"ecmp", "random", "rr", "drill", "per_flow"});
+  c.d = static_cast<unsigned>(o.uint("d", 1, 4, c.d));
+  c.m = static_cast<unsigned>(o.uint("m", 0, 32, c.m));
+  c.engines = static_cast<unsigned>(o.uint("engines", 1, 64, c.engines));
+  c.components = boolean(o, "components", c.components);
+}
+
+void parse_report(const Obj& top, ReportCfg& c) {
+  if (!top.has("report")) return;
+  const Obj o(top.at("report"), "report", top.file(), {"sample_period"});
+  c.sample_period = o.time("sample_period", c.sample_period);
+  if (c.sample_period < 100 * kNs) o.fail("report.sample_period", "must be at least 100ns");
+}
+
+// --set key.path=value on the parsed document.
+void apply_override(json& doc, const std::string& text, const std::string& origin) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw ScenarioError(origin, "", "--set \"" + text + "\": expected key.path=value");
+  const std::string path = text.substr(0, eq), value = text.substr(eq + 1);
+  json v;
+  try {
+    v = json::parse(value);
+  } catch (const json::parse_error&) {
+    v = value;
+  }
+  json* cur = &doc;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    const size_t dot = path.find('.', pos);
+    std::string seg = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    long index = -1;
+    const size_t br = seg.find('[');
+    if (br != std::string::npos && seg.back() == ']') {
+      index = std::strtol(seg.c_str() + br + 1, nullptr, 10);
+      seg = seg.substr(0, br);
+    }
+    if (seg.empty()) throw ScenarioError(origin, path, "--set: empty key in the path");
+    if (cur->is_null()) *cur = json::object();
+    if (!cur->is_object()) throw ScenarioError(origin, path, "--set: \"" + seg + "\" is not inside an object");
+    json& next = (*cur)[seg];
+    cur = &next;
+    if (index >= 0) {
+      if (!cur->is_array() || static_cast<size_t>(index) >= cur->size()) {
+        throw ScenarioError(origin, path, "--set: no element " + std::to_string(index) + " in \"" + seg + "\"");
+      }
+      cur = &(*cur)[static_cast<size_t>(index)];
+    }
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  *cur = v;
+}
+
 }  // namespace
+
 
 Scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& base_dir,
                         const ScenarioOptions& opt) {
@@ -449,9 +638,11 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
     throw ScenarioError(origin, "", "invalid JSON: " + msg);
   }
   if (!duplicate.empty()) throw ScenarioError(origin, duplicate, "key appears twice in the same object");
+  for (const std::string& o : opt.overrides) apply_override(j, o, origin);
 
   Context ctx{origin, base_dir, opt};
-  const Obj top(j, "", origin, {"name", "description", "seed", "duration", "topology", "workload"});
+  const Obj top(j, "", origin, {"name", "description", "seed", "duration", "topology", "workload", "switch", "nic",
+                                     "balancer", "report"});
   Scenario s;
   s.file = origin;
   s.name = top.str("name", "");
@@ -466,6 +657,10 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   for (size_t i = 0; i < arr.size(); ++i) {
     s.traffic.push_back(parse_traffic(arr[i], "workload.traffic[" + std::to_string(i) + "]", ctx, s.topology, s.duration));
   }
+  parse_switch(top, s.net.sw);
+  parse_nic(top, s.net.nic);
+  parse_balancer(top, s.net.balancer);
+  parse_report(top, s.net.report);
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/net_config.h"
 #include "sim/routing.h"
 #include "sim/time.h"
 #include "sim/topology.h"
@@ -29,6 +30,10 @@ struct ScenarioOptions {
   // Where a size_cdf given by bare name ("websearch_dctcp") is looked up.
   std::string workload_dir = default_workload_dir();
   static std::string default_workload_dir();
+  // "key.path=value" settings applied to the document before validation (the command
+  // line's --set): value is JSON if it parses as JSON, else a string. Objects on the path
+  // are created; "traffic[2]" addresses an array element.
+  std::vector<std::string> overrides;
 };
 
 struct Scenario {
@@ -40,6 +45,7 @@ struct Scenario {
   std::string topology_type;  // "leaf_spine", "dcqcn_testbed", "fat_tree"
   Topology topology;          // built, with every modifier applied; all hosts connected
   std::vector<TrafficSpec> traffic;
+  NetConfig net;              // sections "switch", "nic", "balancer", "report"
 };
 
 Scenario load_scenario(const std::string& path, const ScenarioOptions& opt = {});

@@ -636,6 +636,12 @@ bool Model::on_marked(uint32_t flow, uint64_t t) {
   return s;
 }
 
+void Model::reset_qp(uint32_t qp) {
+  rp_.entry(qp) = qp_reset<Fixed>(live_);
+  wheel_.clear(qp, live_.line);
+  np_.clear(qp);
+}
+
 uint64_t Model::next_departure(uint32_t qp, uint32_t bytes, uint64_t now) {
   rate(qp, now);
   return wheel_.next_departure(qp, bytes, now);

@@ -87,6 +87,7 @@ class NpCyc {
              uint32_t ce_flow, bool out_ready);
   // transaction: a CE-marked packet of `flow` at time t; true if a CNP is sent
   bool marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval);
+  void clear(uint32_t flow) { ram_.at(flow) = NpEntry{}; }  // transaction: a new flow in this entry
 
  private:
   static bool decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval);
@@ -194,6 +195,11 @@ class WheelCyc {
   uint64_t next_departure(uint32_t qp, uint32_t bytes, uint64_t now);
   uint64_t rate_of(uint32_t qp) const { return rate_ram_.at(qp); }
   void set_rate(uint32_t qp, uint64_t r) { rate_ram_.at(qp) = r; }
+  // transaction: a new QP in this slot (rate r, no departure history)
+  void clear(uint32_t qp, uint64_t r) {
+    rate_ram_.at(qp) = r;
+    tlast_ram_.at(qp) = 0;
+  }
   void fill();
   uint64_t delta(uint32_t bytes, uint64_t rate) const;  // serialisation time, Q.16 ticks
 
@@ -241,6 +247,9 @@ class Model {
   uint64_t rate(uint32_t qp, uint64_t t);         // RP rate at time t (applies due timers)
   // wheel: departure time (Q48.16 ticks) of the next `bytes` packet of qp at time now
   uint64_t next_departure(uint32_t qp, uint32_t bytes, uint64_t now);
+  // QP (re)creation: the slot's RP state, wheel history and NP entry return to their
+  // reset values (a new connection reusing the slot starts at line rate).
+  void reset_qp(uint32_t qp);
   const Qp<Fixed>& qp_state(uint32_t qp) const { return rp_.entry(qp); }
   const Live& live() const { return live_; }
   uint64_t now() const { return now_; }

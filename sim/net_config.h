@@ -1,0 +1,106 @@
+// What a scenario says about the network's behaviour (sections "switch", "nic",
+// "balancer" and "report" of a scenario file; schema in sim/SCENARIO.md). Every field has
+// a default, so a scenario without these sections runs a RoCEv2 fabric with PFC, RED/ECN
+// marking, DCQCN in its NIC variant, ECMP and a go-back-N receiver.
+//
+// The values configure the golden models (cpp_model/): the marker's profile, the PFC
+// block's settings, the DRILL selector's mode and the DCQCN block's registers. None of
+// the blocks' algorithms is written here or anywhere else in sim/.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/time.h"
+
+namespace ll::sim {
+
+// Priorities used by the simulated RoCEv2 traffic.
+constexpr unsigned kDataPrio = 3;     // RDMA data: the lossless class
+constexpr unsigned kControlPrio = 6;  // ACK / NACK / CNP: strict priority, lossy
+
+struct MarkerCfg {
+  bool enable = true;
+  std::string mode = "red";     // "red" (Kmin/Kmax/Pmax) or "cutoff" (mark above Kmin)
+  uint64_t kmin = 5'000;        // bytes (DCQCN paper: 5 KB)
+  uint64_t kmax = 200'000;      // bytes (DCQCN paper: 200 KB)
+  double pmax = 0.01;           // (DCQCN paper: 1%)
+  unsigned ewma_shift = 0;      // 0: instantaneous queue; w > 0: EWMA with weight 2^-w
+  bool dequeue = false;         // mark at dequeue instead of enqueue
+};
+
+struct PfcCfg {
+  bool enable = true;           // false: no PAUSE; lossless-class drops become legal
+  bool dynamic = true;          // dynamic XOFF threshold (alpha x free shared buffer)
+  int alpha_shift = -1;         // dynamic: alpha = 2^alpha_shift (-8..7)
+  uint64_t xoff = 24'475;       // static XOFF threshold, bytes
+  uint64_t xon_offset = 3'000;  // XON = XOFF - offset, bytes
+  uint64_t buffer = 12'000'000; // shared buffer per switch, bytes (Trident II: 12 MB)
+  uint64_t headroom = 0;        // per ingress queue, bytes; 0 = derived from link speed and delay
+  uint64_t reserved = 0;        // reserved minimum per ingress queue, bytes
+  unsigned tick_ns = 1'000;     // PFC block time base
+  Time watchdog_detect = 0;     // 0 = watchdog off
+  Time watchdog_restore = 0;
+  bool allow_lossless_drops = false;  // a scenario that wants to see them (PFC disabled)
+};
+
+struct SchedCfg {
+  std::string policy = "sp";    // egress among data priorities: "sp" or "wrr"
+  unsigned weights[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // WRR weights (quantum = weight x MTU)
+};
+
+struct SwitchCfg {
+  MarkerCfg marker;
+  PfcCfg pfc;
+  SchedCfg sched;
+};
+
+struct BalancerCfg {
+  std::string mode = "ecmp";    // ecmp, random, rr, drill, per_flow
+  unsigned d = 2, m = 1;        // DRILL(d, m)
+  unsigned engines = 1;         // selector engines per switch (ingress port i -> engine i mod E)
+  bool components = false;      // symmetric components from the control plane (asymmetric fabrics)
+};
+
+struct DcqcnCfg {
+  bool enable = true;
+  std::string variant = "nic";  // "nic" or "paper"
+  unsigned g_shift = 8;         // g = 2^-g_shift
+  Time alpha_period = 1 * kUs;  // NIC: alpha update period; paper: alpha timer K
+  Time dec_period = 4 * kUs;    // NIC: decrease check period
+  Time inc_period = 300 * kUs;  // increase timer
+  uint64_t byte_reset = 0;      // byte counter, bytes (0 = off)
+  unsigned threshold = 1;       // F
+  uint64_t rai = 20'000'000;    // R_AI, bits/s
+  uint64_t rhai = 200'000'000;  // R_HAI, bits/s
+  uint64_t rmin = 1'000'000'000;
+  bool clamp_target = false;
+  bool np_per_packet = false;   // NP: CNP for every marked packet (else coalesced)
+  Time np_interval = 0;         // NP: at most one CNP per flow per interval
+};
+
+struct NicCfg {
+  DcqcnCfg dcqcn;
+  std::string receiver = "gbn";  // "gbn" (go-back-N) or "sr" (selective repeat)
+  uint64_t mtu = 1'000;          // payload bytes per packet
+  unsigned ack_every = 1;        // ACK after this many in-order packets (and at the end)
+  Time rto = 1 * kMs;            // retransmission timeout
+  unsigned qps = 256;            // QP slots per NIC (the DCQCN block's Queues)
+};
+
+struct ReportCfg {
+  Time sample_period = 10 * kUs;  // queue-STDV sampling
+};
+
+struct NetConfig {
+  SwitchCfg sw;
+  NicCfg nic;
+  BalancerCfg balancer;
+  ReportCfg report;
+};
+
+// Bytes a packet adds to its payload on the wire: Ethernet 14 + IPv4 20 + UDP 8 +
+// BTH 12 + ICRC 4 + FCS 4.
+constexpr uint32_t kHeaderBytes = 62;
+constexpr uint32_t kControlBytes = 64;  // ACK, NACK, CNP and PFC frames
+
+}  // namespace ll::sim

@@ -1,0 +1,249 @@
+// The packet-level fabric: switches and NICs built from the golden models, driven by the
+// event core. Docs: docs/sim.md ("Data path").
+//
+// Switch (per node): one RED/ECN marker (ll::marker::Model, a queue per port x priority),
+// one PFC block (ll::pfc::Model: shared-buffer admission, XOFF/XON, headroom, PAUSE
+// reception, watchdog), one load-balancing selector (ll::drill::Model in the scenario's
+// mode, E engines, optional symmetric components from ll::drill::cp), and the output
+// queues with strict-priority / weighted-round-robin egress (the switch's queueing, not a
+// block of this project).
+// NIC (per host): one DCQCN block (ll::dcqcn::Model: NP, RP and the rate limiter's
+// departure times) over a pool of QP slots, a transport (go-back-N or selective-repeat
+// receiver, ACK / NACK, retransmission timeout), PAUSE response.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/net_config.h"
+#include "sim/routing.h"
+#include "sim/scenario.h"
+#include "sim/workload.h"
+
+namespace ll::marker { class Model; }
+namespace ll::pfc { class Model; }
+namespace ll::drill { class Model; }
+namespace ll::dcqcn { class Model; }
+
+namespace ll::sim {
+
+enum class PktType : uint8_t { Data, Ack, Nack, Cnp, Pause };
+
+struct Packet {
+  uint32_t flow = 0;
+  uint32_t seq = 0;         // data: packet number; ACK: next expected; NACK: the missing one
+  NodeId src = 0, dst = 0;  // hosts (PAUSE: unused)
+  NodeId at_node = 0;       // the node the packet travels to or waits in
+  uint32_t at_port = 0;     // the port of at_node it arrived on
+  uint32_t hash = 0;        // flow hash (the 5-tuple's)
+  uint16_t wire = 0;        // bytes on the wire
+  uint16_t payload = 0;
+  uint16_t quanta = 0;      // PAUSE: quanta (0 = RESUME)
+  PktType type = PktType::Data;
+  uint8_t prio = 0;
+  bool ce = false;
+};
+
+// Why a packet was dropped (the summary's "drops by cause").
+enum Cause : unsigned { kDropBuffer = 0, kDropLosslessBuffer, kDropRed, kDropWatchdog, kDropCauses };
+const char* cause_name(unsigned c);
+
+// Counters per switch tier (and "host" for what NICs see).
+struct TierStats {
+  uint64_t pause_sent = 0, resume_sent = 0, pause_received = 0;
+  uint64_t ecn_marks = 0;
+  uint64_t drops[kDropCauses] = {};
+  uint64_t wd_storms = 0, wd_restores = 0, headroom_violations = 0;
+  double stdv_sum = 0;      // sum over samples and switches of the queue STDV (bytes)
+  uint64_t stdv_samples = 0;
+  uint64_t max_queue = 0;   // deepest egress queue seen (bytes)
+};
+
+struct FlowResult {
+  const Flow* flow = nullptr;
+  Time start = 0;           // first packet could leave (QP granted)
+  Time finish = kNever;     // receiver has every byte
+  Time ideal = 0;           // unloaded-fabric FCT
+  uint32_t retx = 0;        // data packets sent again
+  uint32_t ooo = 0;         // data packets that arrived out of order
+  bool done() const { return finish != kNever; }
+};
+
+struct RunTotals {
+  uint64_t data_injected = 0;     // data packets put on a host link (retransmissions too)
+  uint64_t data_delivered = 0;    // data packets that reached their destination NIC
+  uint64_t data_dropped = 0;      // data packets dropped (any cause)
+  uint64_t data_in_flight = 0;    // data packets still in the fabric at the end
+  uint64_t data_hops = 0;         // data packet link traversals
+  uint64_t control_dropped = 0;
+  uint64_t lossless_drops = 0;
+  uint64_t cnps_sent = 0, cnps_received = 0;
+  uint64_t events = 0;
+  uint64_t qp_waits = 0;          // flows that waited for a free QP slot
+  uint64_t selector_decisions = 0;
+  std::vector<uint64_t> port_packets;  // per switch port (global index): data packets sent
+};
+
+class Network : public EventHandler {
+ public:
+  Network(const Scenario& s, const std::vector<Flow>& flows);
+  ~Network() override;
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  // Runs until the scenario's duration (or until nothing is left to do). `progress`
+  // (may be empty) is called about every `every` of simulated time.
+  void run(const std::function<void(Time now, uint64_t events)>& progress = {}, Time every = 0);
+
+  const Scenario& scenario() const { return s_; }
+  const Routing& routing() const { return routing_; }
+  const std::vector<FlowResult>& flows() const { return results_; }
+  const std::vector<std::string>& tiers() const { return tier_names_; }
+  const std::vector<TierStats>& tier_stats() const { return tier_stats_; }
+  const RunTotals& totals() const { return totals_; }
+  Time now() const { return sim_.now(); }
+  // Bytes delivered per sender host (payload, in order).
+  const std::vector<uint64_t>& delivered_by_sender() const { return delivered_by_sender_; }
+  // Conservation: injected == delivered + dropped + in flight (data packets); empty if
+  // it holds, else what is wrong.
+  std::string conservation_error() const;
+  // A lossless drop with PFC on (not asked for by the scenario): empty if none.
+  std::string lossless_error() const;
+  // How many data packets each fabric port of switch `node` sent (by port).
+  std::vector<uint64_t> port_packets(NodeId node) const;
+
+  void handle(const Event& ev) override;
+
+ private:
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kRto, kPfcTick, kSample };
+
+  struct Fifo {
+    std::deque<uint32_t> q;
+    uint64_t bytes = 0;
+  };
+  struct Egress {
+    Fifo q[8];
+    std::deque<uint32_t> frames;  // PFC frames: sent before anything else
+    uint64_t bytes = 0;           // all priorities
+    int64_t deficit[8] = {};
+    unsigned rr = 0;
+  };
+  struct Switch {
+    NodeId node = 0;
+    unsigned tier = 0;
+    std::unique_ptr<marker::Model> marker;
+    std::unique_ptr<pfc::Model> pfc;
+    std::unique_ptr<drill::Model> sel;
+    std::vector<int> sel_index;       // port -> selector port, -1 for host ports
+    std::vector<PortId> sel_port;     // selector port -> port
+    std::vector<uint32_t> occ;        // selector port -> occupancy (64-byte cells)
+    std::vector<int> group_of_leaf;   // components: destination switch node -> group, -1
+    std::vector<Egress> eg;
+    std::vector<PortId> stdv_ports;   // the ports whose queues the STDV metric compares
+    uint64_t buffer_used = 0;         // without a PFC block (> 64 ports, PFC off)
+    bool ticking = false;
+  };
+  struct Slot {
+    uint32_t flow = 0;
+  };
+  struct Departure {
+    Time t;
+    uint64_t seq;
+    uint32_t flow;
+    bool operator>(const Departure& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+  struct Host {
+    NodeId node = 0;
+    uint64_t bps = 0;
+    std::unique_ptr<dcqcn::Model> dcqcn;
+    std::vector<uint32_t> free_slots;
+    std::priority_queue<Departure, std::vector<Departure>, std::greater<Departure>> ready;
+    std::deque<uint32_t> ctrl;        // ACK / NACK / CNP to send (strict priority)
+    Time paused_until = 0;            // data priority held by a PAUSE
+    Time wake_at = kNever;
+  };
+  struct FlowState {
+    uint32_t npkts = 0;
+    uint32_t snd_nxt = 0, snd_una = 0, rcv_nxt = 0;
+    uint32_t sslot = 0, rslot = 0;
+    uint32_t rto_gen = 0, rto_una = 0;
+    uint32_t since_ack = 0;
+    uint32_t max_sent = 0;            // packets below this were sent at least once
+    uint32_t nack_for = ~0u;          // receiver: NACK sent for this rcv_nxt
+    bool active = false, in_ready = false, sender_done = false, rto_armed = false;
+    std::vector<uint32_t> retx;       // SR: packets to send again
+    std::vector<uint64_t> got;        // SR receiver: out-of-order packets held (bitmap from rcv_nxt base 0)
+  };
+
+  // construction
+  void build_switch(NodeId n);
+  void build_host(NodeId n);
+  void build_components();
+  Time ideal_fct(const Flow& f) const;
+
+  // packets
+  uint32_t alloc(const Packet& p);
+  void release(uint32_t id);
+  void transmit(NodeId n, PortId port, uint32_t id);
+  void drop(uint32_t id, unsigned tier, unsigned cause);
+
+  // switch
+  void switch_arrive(Switch& sw, uint32_t id);
+  PortId route(Switch& sw, const Packet& p);
+  void switch_kick(Switch& sw, PortId port);
+  void send_pauses(Switch& sw);
+  void pfc_start_ticks(Switch& sw);
+  void pfc_tick(Switch& sw);
+  void sample_queues();
+
+  // host
+  void host_arrive(Host& h, uint32_t id);
+  void host_kick(Host& h);
+  void host_wake_at(Host& h, Time t);
+  void flow_start(uint32_t f);
+  void flow_grant(uint32_t f);
+  void retry_waiting();
+  void schedule_next_start();
+  void make_ready(uint32_t f);
+  void send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to);
+  void arm_rto(uint32_t f);
+  void on_rto(uint32_t f, uint32_t gen);
+  void receiver_done(uint32_t f);
+  void sender_done(uint32_t f);
+  uint64_t ticks(Time t) const { return t / 1000; }  // DCQCN time base: 1 ns ticks
+
+  const Scenario& s_;
+  const NetConfig& cfg_;
+  const Topology& topo_;
+  Routing routing_;
+  const std::vector<Flow>& flow_list_;
+  Simulator sim_;
+  std::vector<Packet> pkts_;
+  std::vector<uint32_t> free_pkts_;
+  std::vector<uint8_t> in_use_;
+  std::vector<uint32_t> port_base_;     // node -> first global port index
+  std::vector<uint8_t> port_busy_;      // global port -> transmitting
+  std::vector<int32_t> switch_of_;      // node -> index in switches_, -1 for hosts
+  std::vector<Switch> switches_;
+  std::vector<Host> hosts_;
+  std::vector<FlowState> fs_;
+  std::vector<FlowResult> results_;
+  std::vector<std::vector<uint32_t>> successors_;  // flow -> flows that start after it
+  std::vector<std::string> tier_names_;
+  std::vector<TierStats> tier_stats_;
+  unsigned host_tier_ = 0;
+  std::vector<uint64_t> delivered_by_sender_;
+  RunTotals totals_;
+  std::deque<uint32_t> waiting_;        // flows waiting for QP slots, in start order
+  size_t cursor_ = 0;                   // next flow in start order to schedule
+  uint64_t seq_ = 0;
+  uint64_t live_data_ = 0;
+  bool lossless_ = true;  // PFC on: data priority is lossless
+};
+
+}  // namespace ll::sim

@@ -1,0 +1,247 @@
+#include "sim/report.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/units.h"
+
+namespace ll::sim {
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Bucket {
+  const char* label;
+  uint64_t lo, hi;  // bytes, [lo, hi)
+};
+constexpr Bucket kBuckets[] = {{"<10KB", 0, 10'000},
+                               {"10KB-100KB", 10'000, 100'000},
+                               {"100KB-1MB", 100'000, 1'000'000},
+                               {"1MB-10MB", 1'000'000, 10'000'000},
+                               {">=10MB", 10'000'000, ~uint64_t{0}}};
+
+double us(Time t) { return static_cast<double>(t) / static_cast<double>(kUs); }
+
+// Nearest-rank percentile of sorted values.
+double pct(const std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+json dist(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  return json{{"mean", v.empty() ? 0.0 : sum / static_cast<double>(v.size())},
+              {"p50", pct(v, 50)},
+              {"p99", pct(v, 99)},
+              {"p99.9", pct(v, 99.9)},
+              {"p99.99", pct(v, 99.99)}};
+}
+
+}  // namespace
+
+void write_flows_csv(const Network& net, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  const Topology& t = net.scenario().topology;
+  out << "id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo\n";
+  char buf[256];
+  for (const FlowResult& r : net.flows()) {
+    const Flow& f = *r.flow;
+    if (f.start >= net.scenario().duration) continue;
+    out << f.id << ',' << t.node(f.src).name << ',' << t.node(f.dst).name << ',' << f.bytes << ',';
+    std::snprintf(buf, sizeof buf, "%.3f,", us(f.start));
+    out << buf;
+    if (r.done()) {
+      const Time fct = r.finish - f.start;
+      std::snprintf(buf, sizeof buf, "%.3f,%.3f,%.3f,%.4f,", us(r.finish), us(fct), us(r.ideal),
+                    r.ideal ? static_cast<double>(fct) / static_cast<double>(r.ideal) : 0.0);
+    } else {
+      std::snprintf(buf, sizeof buf, ",,%.3f,,", us(r.ideal));
+    }
+    out << buf << r.retx << ',' << r.ooo << '\n';
+  }
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+RunCost measure_cost(double wall_s) {
+  RunCost c;
+  c.wall_s = wall_s;
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  c.cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+            static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+  c.peak_rss_kb = static_cast<uint64_t>(ru.ru_maxrss);
+  return c;
+}
+
+json summary(const Network& net, const RunCost& cost) {
+  const Scenario& s = net.scenario();
+  const NetConfig& c = s.net;
+  json j;
+  j["scenario"] = {{"file", s.file}, {"name", s.name}, {"seed", s.seed}, {"duration_us", us(s.duration)},
+                   {"hosts", s.topology.num_hosts()}, {"switches", s.topology.num_switches()}};
+  j["config"] = {{"balancer", c.balancer.mode == "drill" ? "drill(" + std::to_string(c.balancer.d) + "," +
+                                                                std::to_string(c.balancer.m) + ")"
+                                                          : c.balancer.mode},
+                 {"engines", c.balancer.engines},
+                 {"components", c.balancer.components},
+                 {"receiver", c.nic.receiver},
+                 {"dcqcn", c.nic.dcqcn.enable ? c.nic.dcqcn.variant : "off"},
+                 {"pfc", c.sw.pfc.enable},
+                 {"marker", c.sw.marker.enable ? c.sw.marker.mode : "off"}};
+
+  // flows and FCT
+  std::vector<double> fct_all, sd_all;
+  std::vector<std::vector<double>> fct_b(std::size(kBuckets)), sd_b(std::size(kBuckets));
+  uint64_t started = 0, done = 0, retx = 0, ooo = 0;
+  for (const FlowResult& r : net.flows()) {
+    if (r.flow->start >= s.duration) continue;
+    ++started;
+    retx += r.retx;
+    ooo += r.ooo;
+    if (!r.done()) continue;
+    ++done;
+    const double fct = us(r.finish - r.flow->start);
+    const double sd = r.ideal ? static_cast<double>(r.finish - r.flow->start) / static_cast<double>(r.ideal) : 0;
+    fct_all.push_back(fct);
+    sd_all.push_back(sd);
+    for (size_t b = 0; b < std::size(kBuckets); ++b) {
+      if (r.flow->bytes >= kBuckets[b].lo && r.flow->bytes < kBuckets[b].hi) {
+        fct_b[b].push_back(fct);
+        sd_b[b].push_back(sd);
+      }
+    }
+  }
+  j["flows"] = {{"started", started}, {"completed", done}, {"unfinished", started - done}};
+  json buckets = json::array();
+  for (size_t b = 0; b < std::size(kBuckets); ++b) {
+    buckets.push_back({{"size", kBuckets[b].label}, {"count", fct_b[b].size()}, {"fct_us", dist(fct_b[b])},
+                       {"slowdown", dist(sd_b[b])}});
+  }
+  j["fct"] = {{"all", {{"count", fct_all.size()}, {"fct_us", dist(fct_all)}, {"slowdown", dist(sd_all)}}},
+              {"by_size", buckets}};
+
+  // throughput and fairness (senders with at least one started flow)
+  std::vector<bool> sender(s.topology.num_hosts(), false);
+  for (const FlowResult& r : net.flows())
+    if (r.flow->start < s.duration) sender[r.flow->src] = true;
+  double sum = 0, sq = 0, mn = 1e300, mx = 0;
+  size_t n = 0;
+  for (size_t h = 0; h < sender.size(); ++h) {
+    if (!sender[h]) continue;
+    const double gbps = static_cast<double>(net.delivered_by_sender()[h]) * 8.0 / (us(s.duration) * 1e3);
+    sum += gbps;
+    sq += gbps * gbps;
+    mn = std::min(mn, gbps);
+    mx = std::max(mx, gbps);
+    ++n;
+  }
+  j["throughput"] = {{"senders", n},
+                     {"mean_gbps", n ? sum / static_cast<double>(n) : 0.0},
+                     {"min_gbps", n ? mn : 0.0},
+                     {"max_gbps", mx},
+                     {"jain", n && sq > 0 ? sum * sum / (static_cast<double>(n) * sq) : 1.0}};
+
+  // per tier
+  json tiers = json::object();
+  json drops = json::object();
+  uint64_t marks = 0, storms = 0, restores = 0, pauses = 0;
+  for (unsigned c2 = 0; c2 < kDropCauses; ++c2) drops[cause_name(c2)] = 0;
+  for (size_t t = 0; t < net.tiers().size(); ++t) {
+    const TierStats& ts = net.tier_stats()[t];
+    json d = json::object();
+    for (unsigned c2 = 0; c2 < kDropCauses; ++c2) {
+      d[cause_name(c2)] = ts.drops[c2];
+      drops[cause_name(c2)] = drops[cause_name(c2)].get<uint64_t>() + ts.drops[c2];
+    }
+    tiers[net.tiers()[t]] = {{"pause_sent", ts.pause_sent},
+                             {"resume_sent", ts.resume_sent},
+                             {"pause_received", ts.pause_received},
+                             {"ecn_marks", ts.ecn_marks},
+                             {"queue_stdv_bytes", ts.stdv_samples ? ts.stdv_sum / static_cast<double>(ts.stdv_samples) : 0.0},
+                             {"max_queue_bytes", ts.max_queue},
+                             {"watchdog_storms", ts.wd_storms},
+                             {"watchdog_restores", ts.wd_restores},
+                             {"headroom_violations", ts.headroom_violations},
+                             {"drops", d}};
+    marks += ts.ecn_marks;
+    storms += ts.wd_storms;
+    restores += ts.wd_restores;
+    pauses += ts.pause_sent;
+  }
+  const RunTotals& tt = net.totals();
+  j["tiers"] = tiers;
+  j["totals"] = {{"pause_sent", pauses},
+                 {"ecn_marks", marks},
+                 {"cnps_sent", tt.cnps_sent},
+                 {"cnps_received", tt.cnps_received},
+                 {"watchdog_storms", storms},
+                 {"watchdog_restores", restores},
+                 {"drops", drops},
+                 {"lossless_drops", tt.lossless_drops},
+                 {"retransmitted_packets", retx},
+                 {"out_of_order_packets", ooo},
+                 {"qp_waits", tt.qp_waits},
+                 {"selector_decisions", tt.selector_decisions}};
+  const std::string cons = net.conservation_error();
+  j["packets"] = {{"injected", tt.data_injected}, {"delivered", tt.data_delivered}, {"dropped", tt.data_dropped},
+                  {"in_flight", tt.data_in_flight}, {"data_hops", tt.data_hops},
+                  {"conservation", cons.empty() ? "ok" : cons}};
+  j["performance"] = {{"wall_s", cost.wall_s},
+                      {"cpu_s", cost.cpu_s},
+                      {"events", tt.events},
+                      {"packet_hops_per_cpu_s", cost.cpu_s > 0 ? static_cast<double>(tt.data_hops) / cost.cpu_s : 0.0},
+                      {"peak_rss_mb", static_cast<double>(cost.peak_rss_kb) / 1024.0}};
+  return j;
+}
+
+std::string format_summary(const json& j) {
+  std::ostringstream o;
+  char b[256];
+  const json& cfg = j["config"];
+  o << "run: " << j["scenario"]["name"].get<std::string>() << " | balancer " << cfg["balancer"].get<std::string>()
+    << ", receiver " << cfg["receiver"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
+    << ", pfc " << (cfg["pfc"].get<bool>() ? "on" : "off") << "\n";
+  o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed\n";
+  o << "  size         count   FCT mean us   FCT p99 us   slowdown p50   p99\n";
+  auto row = [&](const std::string& label, const json& e) {
+    std::snprintf(b, sizeof b, "  %-11s %6llu %13.1f %12.1f %14.2f %7.2f\n", label.c_str(),
+                  static_cast<unsigned long long>(e["count"].get<uint64_t>()), e["fct_us"]["mean"].get<double>(),
+                  e["fct_us"]["p99"].get<double>(), e["slowdown"]["p50"].get<double>(), e["slowdown"]["p99"].get<double>());
+    o << b;
+  };
+  for (const json& e : j["fct"]["by_size"])
+    if (e["count"].get<uint64_t>()) row(e["size"].get<std::string>(), e);
+  row("all", j["fct"]["all"]);
+  const json& t = j["totals"];
+  std::snprintf(b, sizeof b,
+                "PAUSE sent %llu, ECN marks %llu, CNPs %llu, retransmitted %llu, out-of-order %llu, drops %llu "
+                "(lossless %llu)\n",
+                static_cast<unsigned long long>(t["pause_sent"].get<uint64_t>()),
+                static_cast<unsigned long long>(t["ecn_marks"].get<uint64_t>()),
+                static_cast<unsigned long long>(t["cnps_sent"].get<uint64_t>()),
+                static_cast<unsigned long long>(t["retransmitted_packets"].get<uint64_t>()),
+                static_cast<unsigned long long>(t["out_of_order_packets"].get<uint64_t>()),
+                static_cast<unsigned long long>(j["packets"]["dropped"].get<uint64_t>()),
+                static_cast<unsigned long long>(t["lossless_drops"].get<uint64_t>()));
+  o << b;
+  const json& p = j["performance"];
+  std::snprintf(b, sizeof b, "packets: %llu data hops, conservation %s; %.2f s CPU, %.2f M hops/CPU-s, %.0f MB peak\n",
+                static_cast<unsigned long long>(j["packets"]["data_hops"].get<uint64_t>()),
+                j["packets"]["conservation"].get<std::string>().c_str(), p["cpu_s"].get<double>(),
+                p["packet_hops_per_cpu_s"].get<double>() / 1e6, p["peak_rss_mb"].get<double>());
+  o << b;
+  return o.str();
+}
+
+}  // namespace ll::sim
