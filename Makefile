@@ -1,7 +1,10 @@
 # lossless: the user interface. Every target is a real flow; see README.md.
 #
 #   make deps      install the Debian 12 packages the flows need (idempotent)
-#   make demo      the main job (runs deps first)
+#   make demo      the main job: the default fabric run, ECMP vs DRILL(2,1) x GBN/SR (runs deps first)
+#   make sim       build the fabric simulator (build/sim/lossless_sim)
+#   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
+#   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
 #   make lint      verilator -Wall, iverilog, yosys -noautowire on every RTL module
 #   make unit      build and run the models' GoogleTest suites
@@ -22,10 +25,10 @@ BLOCKS_WITH_REGS := $(patsubst rtl/%/,%,$(dir $(wildcard rtl/*/*_regs.json)))
 STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo test clean help
+        demo sim bench blocks test clean help
 
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash scripts/deps.sh
@@ -66,7 +69,17 @@ synth-smoke:
 soak: build
 	LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0
 
-demo: deps
+demo: deps configure
+	@cmake --build $(BUILD) --target lossless_sim
+	@$(PYTHON) scripts/sim_demo.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/demo
+
+sim: configure
+	@cmake --build $(BUILD) --target lossless_sim lossless_sim_check
+
+bench: sim
+	@$(PYTHON) scripts/sim_bench.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/bench
+
+blocks: deps
 	@t=$$(date +%s); $(MAKE) --no-print-directory lint; $(call STAMP,lint,$$t)
 	@t=$$(date +%s); $(MAKE) --no-print-directory build; $(call STAMP,build,$$t)
 	@t=$$(date +%s); $(MAKE) --no-print-directory tb; $(call STAMP,lockstep benches,$$t)

@@ -30,10 +30,10 @@ struct MarkerCfg {
 
 struct PfcCfg {
   bool enable = true;           // false: no PAUSE; lossless-class drops become legal
-  bool dynamic = true;          // dynamic XOFF threshold (alpha x free shared buffer)
+  bool dynamic = false;         // dynamic XOFF threshold (alpha x free shared buffer); see docs/sim.md
   int alpha_shift = -1;         // dynamic: alpha = 2^alpha_shift (-8..7)
-  uint64_t xoff = 24'475;       // static XOFF threshold, bytes
-  uint64_t xon_offset = 3'000;  // XON = XOFF - offset, bytes
+  uint64_t xoff = 0;            // static XOFF threshold, bytes; 0 = pfc_buffer_calc's t_PFC for the switch
+  uint64_t xon_offset = 0;      // XON = XOFF - offset, bytes; 0 = the headroom (see docs/sim.md)
   uint64_t buffer = 12'000'000; // shared buffer per switch, bytes (Trident II: 12 MB)
   uint64_t headroom = 0;        // per ingress queue, bytes; 0 = derived from link speed and delay
   uint64_t reserved = 0;        // reserved minimum per ingress queue, bytes
@@ -83,7 +83,7 @@ struct NicCfg {
   std::string receiver = "gbn";  // "gbn" (go-back-N) or "sr" (selective repeat)
   uint64_t mtu = 1'000;          // payload bytes per packet
   unsigned ack_every = 1;        // ACK after this many in-order packets (and at the end)
-  Time rto = 1 * kMs;            // retransmission timeout
+  Time rto = 4 * kMs;            // retransmission timeout
   unsigned qps = 256;            // QP slots per NIC (the DCQCN block's Queues)
 };
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""make demo: the default fabric run of the simulator, four ways.
+
+Runs sim/scenarios/demo.json with ECMP and DRILL(2,1), each with the go-back-N and the
+selective-repeat receiver (two runs at a time), prints a comparison table and writes
+plots (gnuplot, PNG) next to each run's flows.csv and summary.json:
+  OUT/<variant>/{flows.csv,summary.json}
+  OUT/fct_by_size.png   FCT p99 slowdown by flow size, per variant
+  OUT/fct_cdf.png       CDF of FCT slowdown over all completed flows, per variant
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+VARIANTS = [
+    ("ecmp-gbn", "ecmp", "gbn"),
+    ("ecmp-sr", "ecmp", "sr"),
+    ("drill-gbn", "drill", "gbn"),
+    ("drill-sr", "drill", "sr"),
+]
+
+
+def run(sim, scenario, out, name, mode, receiver):
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    cmd = [sim, scenario, "--quiet", "--out", d, "--set", f'balancer.mode="{mode}"',
+           "--set", f'nic.receiver="{receiver}"']
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    with open(os.path.join(d, "summary.json")) as f:
+        return json.load(f)
+
+
+def table(results):
+    lines = []
+    hdr = (f"{'variant':<10} {'done':>9} {'FCT mean':>9} {'FCT p99':>9} {'PAUSE':>6} {'CNPs':>8} "
+           f"{'out-of-order':>12} {'retx':>8} {'drops':>6} {'leaf STDV':>9} {'CPU s':>6}")
+    lines.append(hdr)
+    lines.append("-" * len(hdr))
+    for name, s in results:
+        t, a = s["totals"], s["fct"]["all"]
+        leaf = s["tiers"].get("leaf", {}).get("queue_stdv_bytes", 0.0)
+        lines.append(
+            f"{name:<10} {s['flows']['completed']:>4}/{s['flows']['started']:<4} {a['fct_us']['mean']:>9.0f} "
+            f"{a['fct_us']['p99']:>9.0f} {t['pause_sent']:>6} {t['cnps_sent']:>8} {t['out_of_order_packets']:>12} "
+            f"{t['retransmitted_packets']:>8} {s['packets']['dropped']:>6} {leaf:>9.0f} "
+            f"{s['performance']['cpu_s']:>6.1f}")
+    lines.append("")
+    lines.append("FCT by flow size, microseconds: mean / p99")
+    buckets = [b["size"] for b in results[0][1]["fct"]["by_size"]]
+    lines.append(f"{'variant':<10} " + " ".join(f"{b:>19}" for b in buckets))
+    for name, s in results:
+        cells = []
+        for b in s["fct"]["by_size"]:
+            cells.append(f"{b['fct_us']['mean']:>9.0f} /{b['fct_us']['p99']:>8.0f}" if b["count"] else f"{'-':>19}")
+        lines.append(f"{name:<10} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+def plots(out, results):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        raise RuntimeError("gnuplot not found (make deps installs gnuplot-nox)")
+    # FCT p99 slowdown by size bucket
+    buckets = [b["size"] for b in results[0][1]["fct"]["by_size"]]
+    dat = os.path.join(out, "fct_by_size.dat")
+    with open(dat, "w") as f:
+        f.write("bucket " + " ".join(n for n, _ in results) + "\n")
+        for i, b in enumerate(buckets):
+            row = []
+            for _, s in results:
+                e = s["fct"]["by_size"][i]
+                row.append(f"{e['slowdown']['p99']:.3f}" if e["count"] else "NaN")
+            f.write(f'"{b}" ' + " ".join(row) + "\n")
+    # slowdown CDFs
+    cdfs = []
+    for name, _ in results:
+        vals = []
+        with open(os.path.join(out, name, "flows.csv")) as f:
+            for r in csv.DictReader(f):
+                if r["slowdown"]:
+                    vals.append(float(r["slowdown"]))
+        vals.sort()
+        path = os.path.join(out, f"cdf_{name}.dat")
+        with open(path, "w") as f:
+            for i, v in enumerate(vals):
+                f.write(f"{v} {(i + 1) / len(vals)}\n")
+        cdfs.append((name, path))
+    script = f"""
+set terminal pngcairo size 1000,600
+set output '{os.path.join(out, "fct_by_size.png")}'
+set title 'FCT slowdown p99 by flow size (demo scenario)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set ylabel 'slowdown p99 (FCT / ideal)'
+set key top left
+set grid ytics
+plot for [c=2:{len(results) + 1}] '{dat}' using c:xtic(1) title columnheader(c)
+unset logscale y
+set output '{os.path.join(out, "fct_cdf.png")}'
+set title 'CDF of FCT slowdown, all completed flows'
+set style data lines
+set logscale x
+set xlabel 'slowdown (FCT / ideal)'
+set ylabel 'fraction of flows'
+set key bottom right
+set yrange [0:1]
+plot {", ".join(f"'{p}' using 1:2 with lines lw 2 title '{n}'" for n, p in cdfs)}
+"""
+    p = subprocess.run([gp], input=script, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("gnuplot: " + p.stderr.strip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sim", default="build/sim/lossless_sim")
+    ap.add_argument("--scenario", default="sim/scenarios/demo.json")
+    ap.add_argument("--out", default="build/demo")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    for path in (a.sim, a.scenario):
+        if not os.path.exists(path):
+            sys.exit(f"sim_demo: {path} not found (run make build first)")
+    os.makedirs(a.out, exist_ok=True)
+    print(f"demo: {a.scenario}, 4 runs ({a.jobs} at a time) -> {a.out}/", flush=True)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            futs = [(n, ex.submit(run, a.sim, a.scenario, a.out, n, m, r)) for n, m, r in VARIANTS]
+            results = [(n, f.result()) for n, f in futs]
+        s0 = results[0][1]["scenario"]
+        print(f"{s0['name']}: {s0['hosts']} hosts, {s0['switches']} switches, {s0['duration_us'] / 1000:g} ms simulated\n")
+        print(table(results))
+        plots(a.out, results)
+    except RuntimeError as e:
+        sys.exit(f"sim_demo: {e}")
+    print(f"\nplots: {a.out}/fct_by_size.png, {a.out}/fct_cdf.png; per run: {a.out}/<variant>/flows.csv, summary.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,381 @@
+// The packet-level fabric end to end: packet conservation, PFC losslessness, DCQCN
+// convergence, the balancer modes' path spread and determinism of the reports.
+// (Topology construction and routing: test_topology.cpp, test_routing.cpp; scenario
+// validation: test_scenario.cpp and the sim_check.bad.* / sim_run.bad.* command tests.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/network.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/workload.h"
+
+namespace ll::sim {
+namespace {
+
+const std::string kDir = std::string(LL_SIM_DIR) + "/scenarios";
+
+// One run: the network keeps references to the scenario and the flow list, so they live
+// here, next to it, and the object never moves.
+struct SimRun {
+  Scenario s;
+  std::vector<Flow> flows;
+  std::unique_ptr<Network> net;
+
+  explicit SimRun(const std::string& json, const std::vector<std::string>& sets = {}) {
+    ScenarioOptions opt;
+    opt.overrides = sets;
+    s = parse_scenario(json, "t.json", kDir, opt);
+    flows = generate_flows(s.traffic, s.topology, s.seed);
+    net = std::make_unique<Network>(s, flows);
+    net->run();
+  }
+  SimRun(const SimRun&) = delete;
+  SimRun& operator=(const SimRun&) = delete;
+
+  const Topology& topo() const { return s.topology; }
+  size_t completed() const {
+    size_t n = 0;
+    for (const FlowResult& r : net->flows()) n += r.done();
+    return n;
+  }
+  uint64_t pauses_sent() const {
+    uint64_t n = 0;
+    for (const TierStats& t : net->tier_stats()) n += t.pause_sent;
+    return n;
+  }
+  // Data packets sent on each uplink (port towards a higher tier) of switch `name`.
+  std::vector<uint64_t> uplink_packets(const std::string& name) const {
+    const NodeId n = topo().find(name);
+    const std::vector<uint64_t> pp = net->port_packets(n);
+    std::vector<uint64_t> up;
+    for (PortId p = 0; p < topo().node(n).ports.size(); ++p)
+      if (topo().node(topo().node(n).ports[p].peer).level > topo().node(n).level) up.push_back(pp.at(p));
+    return up;
+  }
+};
+
+std::string str(const std::vector<uint64_t>& v) {
+  std::string s;
+  for (uint64_t x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return s;
+}
+
+// Invariants every run must keep.
+void expect_invariants(const SimRun& r) {
+  const Network& net = *r.net;
+  const RunTotals& t = net.totals();
+  EXPECT_EQ(net.conservation_error(), "");
+  EXPECT_EQ(t.data_injected, t.data_delivered + t.data_dropped + t.data_in_flight);
+  EXPECT_EQ(net.lossless_error(), "");
+  uint64_t completed_bytes = 0;
+  for (const FlowResult& fr : net.flows()) {
+    if (!fr.done()) continue;
+    completed_bytes += fr.flow->bytes;
+    // Nothing beats the unloaded fabric.
+    EXPECT_GE(fr.finish - fr.flow->start, fr.ideal) << "flow " << fr.flow->id;
+    EXPECT_GE(fr.start, fr.flow->start) << "flow " << fr.flow->id;
+  }
+  const auto& d = net.delivered_by_sender();
+  EXPECT_GE(std::accumulate(d.begin(), d.end(), uint64_t{0}), completed_bytes);
+}
+
+// ------------------------------------------------------------------ conservation
+
+// 4 x 4 leaf-spine, 16 hosts, web-search sizes with Poisson arrivals at 60% load.
+const std::string kWebSearch = R"({"seed": 11, "duration": "10ms",
+  "topology": {"type": "leaf_spine", "spines": 4, "leaves": 4, "hosts_per_leaf": 4},
+  "switch": {"pfc": {"threshold": "dynamic", "alpha_shift": -1}},
+  "workload": {"traffic": [{"pattern": "random", "arrival": "poisson", "load": 0.6,
+                            "size_cdf": "websearch_dctcp", "stop": "8ms"}]}})";
+
+TEST(Network, ConservationEveryBalancerAndReceiver) {
+  for (const char* mode : {"ecmp", "random", "rr", "drill", "per_flow"}) {
+    for (const char* recv : {"gbn", "sr"}) {
+      SCOPED_TRACE(std::string(mode) + " / " + recv);
+      const SimRun r(kWebSearch, {std::string("balancer.mode=") + mode, std::string("nic.receiver=") + recv});
+      expect_invariants(r);
+      const RunTotals& t = r.net->totals();
+      EXPECT_GT(t.data_injected, 50'000u);
+      EXPECT_EQ(t.data_dropped, 0u);
+      EXPECT_GE(r.completed(), 30u);
+      EXPECT_LT(r.completed(), r.net->flows().size());  // big flows still running: in flight > 0
+      EXPECT_GT(t.data_in_flight, 0u);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ PFC
+
+// 16:1 incast into h0 of a 2 x 3 leaf-spine (8 hosts a leaf): 1.6 MB at once towards one
+// 10G host link. The switch buffer (1 MB) is far below what it would take to absorb it.
+// The static XOFF threshold (24.5 KB an ingress queue, 10 x 24.5 KB < the 1 MB minus
+// headroom of a leaf) keeps the shared pool from running out, so PFC alone must hold
+// every packet.
+const std::string kIncast = R"({"seed": 5, "duration": "3ms",
+  "topology": {"type": "leaf_spine", "spines": 2, "leaves": 3, "hosts_per_leaf": 8},
+  "switch": {"pfc": {"buffer": "1MB", "threshold": "static"}},
+  "workload": {"traffic": [{"pattern": "incast", "senders": 16, "receiver": "h0", "size": "100KB"}]}})";
+
+TEST(Network, PfcIncastIsLossless) {
+  const SimRun r(kIncast);
+  expect_invariants(r);
+  const RunTotals& t = r.net->totals();
+  std::printf("[ incast  ] PAUSE sent %llu, data dropped %llu, lossless drops %llu, completed %zu/%zu\n",
+              static_cast<unsigned long long>(r.pauses_sent()), static_cast<unsigned long long>(t.data_dropped),
+              static_cast<unsigned long long>(t.lossless_drops), r.completed(), r.net->flows().size());
+  EXPECT_GE(r.pauses_sent(), 1u);
+  EXPECT_EQ(t.lossless_drops, 0u);
+  EXPECT_EQ(t.data_dropped, 0u);
+  ASSERT_EQ(r.net->flows().size(), 16u);
+  EXPECT_EQ(r.completed(), 16u);
+  EXPECT_EQ(t.data_in_flight, 0u);
+  uint64_t host_pauses = 0;
+  for (size_t i = 0; i < r.net->tiers().size(); ++i)
+    if (r.net->tiers()[i] == "host") host_pauses = r.net->tier_stats()[i].pause_received;
+  EXPECT_GT(host_pauses, 0u);  // the PAUSEs reached the senders' NICs
+}
+
+// The counter-test: the same incast without PFC overflows the buffer.
+TEST(Network, IncastWithoutPfcDrops) {
+  const SimRun r(kIncast, {"switch.pfc.enable=false"});
+  EXPECT_EQ(r.net->conservation_error(), "");
+  EXPECT_EQ(r.net->lossless_error(), "");  // drops are legal with PFC off
+  std::printf("[ no pfc  ] PAUSE sent %llu, data dropped %llu\n", static_cast<unsigned long long>(r.pauses_sent()),
+              static_cast<unsigned long long>(r.net->totals().data_dropped));
+  EXPECT_EQ(r.pauses_sent(), 0u);
+  EXPECT_GT(r.net->totals().data_dropped, 0u);
+}
+
+// Known failure of the PFC block (docs/pfc.md, "Known issue"): with the dynamic XOFF
+// threshold the PFC model RESUMEs an ingress queue whose headroom counter is not yet
+// empty (XON compares cnt + hdr with a threshold that rises as other queues drain); the
+// leftover headroom is only drained by later departures, so it ratchets up over XOFF/XON
+// cycles until an admission in XOFF finds no headroom: lossless drops (177 here).
+TEST(Network, DISABLED_PfcIncastIsLosslessWithDynamicThreshold) {
+  const SimRun r(kIncast, {"switch.pfc.threshold=dynamic"});
+  EXPECT_GE(r.pauses_sent(), 1u);
+  EXPECT_EQ(r.net->totals().lossless_drops, 0u);
+  EXPECT_EQ(r.net->lossless_error(), "");
+}
+
+// ------------------------------------------------------------------ DCQCN
+
+// Two long flows (h1, h2 -> h0) share h0's 40G host link; PFC never acts (12 MB buffer),
+// so only DCQCN (NIC variant, defaults) can share the bottleneck.
+const std::string kTwoFlows = R"({"seed": 3, "duration": "40ms",
+  "topology": {"type": "leaf_spine", "spines": 1, "leaves": 1, "hosts_per_leaf": 3,
+               "host_link": {"speed": "40G"}},
+  "workload": {"traffic": [{"pattern": "incast", "senders": 2, "receiver": "h0", "size": "1GB"}]}})";
+
+TEST(Network, DcqcnTwoFlowsConvergeToHalfTheBottleneck) {
+  // Runs are deterministic, so the bytes delivered between t1 and t2 are the difference of
+  // a run to t2 and a run to t1.
+  const Time t1 = 30 * kMs, t2 = 40 * kMs;
+  // Dynamic PFC thresholds (alpha x free buffer) sit far above the marker's Kmax here, so
+  // ECN/DCQCN acts before PFC, as the DCQCN paper requires of a deployment.
+  const SimRun a(kTwoFlows, {"duration=\"30ms\"", "switch.pfc.threshold=dynamic"});
+  const SimRun b(kTwoFlows, {"duration=\"40ms\"", "switch.pfc.threshold=dynamic"});
+  for (const SimRun* r : {&a, &b}) {
+    expect_invariants(*r);
+    EXPECT_GT(r->net->totals().cnps_sent, 0u);  // DCQCN acted
+    EXPECT_EQ(r->pauses_sent(), 0u);            // and PFC did not
+    EXPECT_EQ(r->net->totals().data_dropped, 0u);
+  }
+  // Payload capacity of the bottleneck: 40 Gb/s x mtu / (mtu + headers).
+  const double mtu = static_cast<double>(b.s.net.nic.mtu);
+  const double half = 40e9 * mtu / (mtu + kHeaderBytes) / 2;
+  for (NodeId h : {NodeId{1}, NodeId{2}}) {
+    const double bytes = static_cast<double>(b.net->delivered_by_sender()[h] - a.net->delivered_by_sender()[h]);
+    const double bps = bytes * 8 / (static_cast<double>(t2 - t1) / static_cast<double>(kSec));
+    std::printf("[ dcqcn   ] h%u: %.3f Gb/s in [30ms, 40ms) (C/2 = %.3f Gb/s, %+.2f%%); CNPs %llu\n", h, bps / 1e9,
+                half / 1e9, (bps / half - 1) * 100, static_cast<unsigned long long>(b.net->totals().cnps_sent));
+    EXPECT_NEAR(bps, half, 0.05 * half) << "h" << h;
+  }
+}
+
+// ------------------------------------------------------------------ balancers
+
+// One 2 MB flow h0 -> h1 across a 4-spine fabric: leaf0's uplinks carry only its packets.
+const std::string kOneFlow = R"({"seed": 9, "duration": "3ms",
+  "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1},
+  "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
+
+TEST(Network, BalancerSpreadOfOneFlow) {
+  for (const char* mode : {"ecmp", "per_flow", "random", "rr", "drill"}) {
+    SCOPED_TRACE(mode);
+    const SimRun r(kOneFlow, {std::string("balancer.mode=") + mode});
+    expect_invariants(r);
+    ASSERT_EQ(r.net->flows().size(), 1u);
+    const FlowResult& f = r.net->flows()[0];
+    ASSERT_TRUE(f.done());
+    const std::vector<uint64_t> up = r.uplink_packets("leaf0");
+    ASSERT_EQ(up.size(), 4u);
+    const uint64_t total = std::accumulate(up.begin(), up.end(), uint64_t{0});
+    EXPECT_EQ(total, r.net->totals().data_injected);
+    const size_t used = static_cast<size_t>(std::count_if(up.begin(), up.end(), [](uint64_t x) { return x > 0; }));
+    std::printf("[ spread  ] %-8s leaf0 uplinks: %s (ooo %u)\n", mode, str(up).c_str(), f.ooo);
+    const std::string m = mode;
+    if (m == "ecmp" || m == "per_flow") {
+      EXPECT_EQ(used, 1u);  // the whole flow on one path
+      EXPECT_EQ(f.ooo, 0u);
+    } else {
+      EXPECT_EQ(used, 4u);  // sprayed over every uplink
+      if (m != "drill") {
+        for (uint64_t x : up) EXPECT_NEAR(static_cast<double>(x), total / 4.0, 0.25 * total / 4.0);
+      }
+    }
+  }
+}
+
+// The same flow from a 40G host over four 10G uplinks: queues build at leaf0's uplinks, and
+// DRILL(2, 1), which looks at them, keeps them far more even than random spraying does.
+// (Selective-repeat receiver: go-back-N collapses under the reordering of per-packet
+// spraying. The unloaded-path ideal FCT assumes one path, so a sprayed flow beats it
+// here: that check is left out.)
+TEST(Network, DrillKeepsUplinkQueuesMoreEvenThanRandom) {
+  const std::string fast = R"({"seed": 9, "duration": "3ms",
+    "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
+                 "host_link": {"speed": "40G"}, "fabric_link": {"speed": "10G"}},
+    "nic": {"receiver": "sr"},
+    "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
+  double stdv[2] = {};
+  uint64_t maxq[2] = {};
+  int i = 0;
+  for (const char* mode : {"random", "drill"}) {
+    SCOPED_TRACE(mode);
+    const SimRun r(fast, {std::string("balancer.mode=") + mode});
+    EXPECT_EQ(r.net->conservation_error(), "");
+    EXPECT_EQ(r.net->totals().data_dropped, 0u);
+    ASSERT_EQ(r.completed(), 1u);
+    const std::vector<uint64_t> up = r.uplink_packets("leaf0");
+    const uint64_t total = std::accumulate(up.begin(), up.end(), uint64_t{0});
+    for (uint64_t x : up) EXPECT_NEAR(static_cast<double>(x), total / 4.0, 0.25 * total / 4.0);
+    const auto& tiers = r.net->tiers();
+    const size_t leaf = static_cast<size_t>(std::find(tiers.begin(), tiers.end(), "leaf") - tiers.begin());
+    ASSERT_LT(leaf, tiers.size());
+    const TierStats& ts = r.net->tier_stats()[leaf];
+    ASSERT_GT(ts.stdv_samples, 0u);
+    stdv[i] = ts.stdv_sum / static_cast<double>(ts.stdv_samples);
+    maxq[i] = ts.max_queue;
+    std::printf("[ spread  ] %-8s 40G over 4 x 10G: uplinks %s, leaf queue STDV %.0f B, max queue %llu B, ooo %u\n",
+                mode, str(up).c_str(), stdv[i], static_cast<unsigned long long>(maxq[i]), r.net->flows()[0].ooo);
+    ++i;
+  }
+  EXPECT_LT(stdv[1], 0.5 * stdv[0]);
+  EXPECT_LT(maxq[1], maxq[0]);
+}
+
+// A permutation over 32 hosts, 8 a leaf: ECMP and per-flow keep every flow on one path
+// (no packet ever arrives out of order) but spread the flows over every leaf's uplinks.
+const std::string kPermutation = R"({"seed": 21, "duration": "3ms",
+  "topology": {"type": "leaf_spine", "spines": 4, "leaves": 4, "hosts_per_leaf": 8},
+  "workload": {"traffic": [{"pattern": "permutation", "size": "200KB"}]}})";
+
+TEST(Network, PerFlowBalancersKeepFlowsOnOnePath) {
+  for (const char* mode : {"ecmp", "per_flow"}) {
+    SCOPED_TRACE(mode);
+    const SimRun r(kPermutation, {std::string("balancer.mode=") + mode});
+    expect_invariants(r);
+    EXPECT_EQ(r.completed(), 32u);
+    for (const FlowResult& f : r.net->flows()) {
+      EXPECT_EQ(f.ooo, 0u) << "flow " << f.flow->id;
+      EXPECT_EQ(f.retx, 0u) << "flow " << f.flow->id;
+    }
+    size_t used = 0, links = 0;
+    std::string shares;
+    for (int l = 0; l < 4; ++l) {
+      const std::vector<uint64_t> up = r.uplink_packets("leaf" + std::to_string(l));
+      links += up.size();
+      used += static_cast<size_t>(std::count_if(up.begin(), up.end(), [](uint64_t x) { return x > 0; }));
+      // An uplink carries whole flows: a multiple of the 200 packets of a flow.
+      for (uint64_t x : up) EXPECT_EQ(x % 200, 0u);
+      shares += " [" + str(up) + "]";
+    }
+    std::printf("[ spread  ] %-8s uplinks used %zu of %zu:%s\n", mode, used, links, shares.c_str());
+    EXPECT_GE(used, links / 2);  // not degenerate: the hash spreads the flows
+  }
+}
+
+// ------------------------------------------------------------------ construction errors
+
+// Settings that parse but cannot be built name their key (lossless_sim prints the same
+// messages: sim_run.bad.* in CMakeLists.txt).
+void expect_build_error(const std::string& json, const std::string& key, const std::string& needle) {
+  const Scenario s = parse_scenario(json, "t.json", kDir);
+  const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+  try {
+    Network net(s, flows);
+    ADD_FAILURE() << "built: " << json;
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.key(), key) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(Network, ConstructionErrorsNameTheKey) {
+  const std::string perm = R"("workload": {"traffic": [{"pattern": "permutation", "size": "100KB"}]})";
+  expect_build_error(R"({"duration": "1ms", "switch": {"pfc": {"buffer": "40KB"}},
+      "topology": {"type": "leaf_spine", "spines": 2, "leaves": 2, "hosts_per_leaf": 2}, )" + perm + "}",
+                     "switch.pfc.buffer", "too small for leaf0: 4 ports x (");
+  const std::string big = R"({"duration": "1ms",
+      "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 64}, )" + perm;
+  expect_build_error(big + "}", "switch.pfc.enable", "switch leaf0 has 65 ports");
+  // Without PFC the same fabric builds (a switch of > 64 ports has no PFC block).
+  const Scenario s = parse_scenario(big + R"(, "switch": {"pfc": {"enable": false}}})", "t.json", kDir);
+  const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+  EXPECT_NO_THROW(Network(s, flows));
+}
+
+// ------------------------------------------------------------------ determinism
+
+const std::string kTmp = std::string(LL_SIM_TEST_TMP) + "/network";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Writes flows.csv and summary.json (without "performance": CPU time is not simulated)
+// into dir; returns the directory.
+std::string write_reports(const SimRun& r, const std::string& name) {
+  const std::string dir = kTmp + "/" + name;
+  std::filesystem::create_directories(dir);
+  write_flows_csv(*r.net, dir + "/flows.csv");
+  nlohmann::json s = summary(*r.net, RunCost{});
+  s.erase("performance");
+  std::ofstream(dir + "/summary.json") << s.dump(2) << "\n";
+  return dir;
+}
+
+TEST(Network, SameSeedSameReports) {
+  const std::vector<std::string> sets = {"duration=\"3ms\"", "workload.traffic[0].stop=\"2ms\"",
+                                         "workload.traffic[0].size_cdf=\"fb_hadoop\"", "balancer.mode=drill"};
+  const SimRun a(kWebSearch, sets), b(kWebSearch, sets);
+  std::vector<std::string> other_sets = sets;
+  other_sets.push_back("seed=12");
+  const SimRun c(kWebSearch, other_sets);
+  ASSERT_GT(a.completed(), 20u);
+  const std::string da = write_reports(a, "same_a"), db = write_reports(b, "same_b"), dc = write_reports(c, "other");
+  const std::string fa = slurp(da + "/flows.csv");
+  EXPECT_GT(fa.size(), 1000u);
+  EXPECT_EQ(fa, slurp(db + "/flows.csv"));
+  EXPECT_EQ(slurp(da + "/summary.json"), slurp(db + "/summary.json"));
+  EXPECT_NE(fa, slurp(dc + "/flows.csv"));
+  EXPECT_NE(slurp(da + "/summary.json"), slurp(dc + "/summary.json"));
+}
+
+}  // namespace
+}  // namespace ll::sim
