@@ -190,11 +190,14 @@ void Network::build_switch(NodeId n) {
       in.ports = P;
       in.prios = 1;
       in.tflight = headroom;
-      try {
-        const pfc::buffer::Q t = pfc::buffer::compute(in).static_tpfc;
-        xoff = static_cast<uint64_t>(t.num / t.den);
-      } catch (const std::invalid_argument&) {
-        xoff = 0;  // the buffer check below names the problem
+      in.beta = pfc::buffer::Q{8, 1};  // required by the calculator; the static bound does not use it
+      if (pc.buffer > uint64_t{P} * headroom) {
+        try {
+          const pfc::buffer::Q t = pfc::buffer::compute(in).static_tpfc;
+          xoff = static_cast<uint64_t>(t.num / t.den);
+        } catch (const std::invalid_argument& e) {
+          config_error(s_, "switch.pfc.xoff", std::string("cannot derive the static threshold: ") + e.what());
+        }
       }
     }
     st.xoff_static = static_cast<uint32_t>(xoff);
