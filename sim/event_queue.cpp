@@ -12,13 +12,39 @@ void Simulator::push(Time t, EventHandler* target, uint32_t kind, uint64_t arg) 
                            " ps, now " + std::to_string(now_) + " ps");
   }
   if (t == kNever) throw std::overflow_error("event scheduled at the end of time");
-  Event ev;
-  ev.time = t;
-  ev.seq = seq_++;
-  ev.target = target;
-  ev.kind = kind;
-  ev.arg = arg;
-  queue_.push(ev);
+  if (kind > 0xFF) throw std::logic_error("event kind above 255");
+  const Slot ev{t, (seq_++ << 8) | kind, target, arg};
+  // sift up
+  size_t i = queue_.size();
+  queue_.push_back(ev);
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!before(ev, queue_[parent])) break;
+    queue_[i] = queue_[parent];
+    i = parent;
+  }
+  queue_[i] = ev;
+}
+
+void Simulator::pop_top() {
+  const Slot last = queue_.back();
+  queue_.pop_back();
+  const size_t n = queue_.size();
+  if (n == 0) return;
+  // sift the former last element down from the root
+  size_t i = 0;
+  for (;;) {
+    const size_t c = 4 * i + 1;
+    if (c >= n) break;
+    size_t best = c;
+    const size_t end = c + 4 < n ? c + 4 : n;
+    for (size_t k = c + 1; k < end; ++k)
+      if (before(queue_[k], queue_[best])) best = k;
+    if (!before(queue_[best], last)) break;
+    queue_[i] = queue_[best];
+    i = best;
+  }
+  queue_[i] = last;
 }
 
 void Simulator::at(Time t, EventHandler& target, uint32_t kind, uint64_t arg) {
@@ -45,12 +71,18 @@ uint64_t Simulator::run(Time until) {
   uint64_t n = 0;
   if (until < now_) return 0;  // time never runs backwards
   while (!queue_.empty() && !stop_) {
-    if (queue_.top().time > until) {
+    if (queue_.front().time > until) {
       now_ = until;
       return n;
     }
-    const Event ev = queue_.top();
-    queue_.pop();
+    const Slot sl = queue_.front();
+    pop_top();
+    Event ev;
+    ev.time = sl.time;
+    ev.seq = sl.key >> 8;
+    ev.target = sl.target;
+    ev.kind = static_cast<uint32_t>(sl.key & 0xFF);
+    ev.arg = sl.arg;
     now_ = ev.time;
     ++n;
     ++executed_;

@@ -49,11 +49,20 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   tier_stats_.resize(tier_names_.size());
   host_tier_ = static_cast<unsigned>(std::find(tier_names_.begin(), tier_names_.end(), "host") - tier_names_.begin());
   lossless_ = cfg_.sw.pfc.enable;
+  sr_ = cfg_.nic.receiver == "sr";
+  wrr_ = cfg_.sw.sched.policy == "wrr";
   port_base_.resize(topo_.num_nodes() + 1);
   for (NodeId n = 0; n < topo_.num_nodes(); ++n) {
     port_base_[n + 1] = port_base_[n] + static_cast<uint32_t>(topo_.node(n).ports.size());
   }
-  port_busy_.assign(port_base_.back(), 0);
+  port_free_.assign(port_base_.back(), 0);
+  // Rates that divide 8 x 10^12 (1G, 10G, 25G, 40G, 100G, ...) serialize a byte in a whole
+  // number of ps: a multiplication instead of serialization_time's 128-bit division.
+  for (LinkId l = 0; l < topo_.num_links(); ++l) {
+    const uint64_t bps = topo_.link(l).bps;
+    link_ps_per_byte_.push_back(bps && (8 * kSec) % bps == 0 ? 8 * kSec / bps : 0);
+  }
+  port_event_.assign(port_base_.back(), 0);
   totals_.port_packets.assign(port_base_.back(), 0);
   switch_of_.assign(topo_.num_nodes(), -1);
   for (NodeId n = 0; n < topo_.num_hosts(); ++n) build_host(n);
@@ -362,7 +371,8 @@ void Network::transmit(NodeId n, PortId port, uint32_t id) {
   const Port& pt = topo_.node(n).ports[port];
   const Link& l = topo_.link(pt.link);
   Packet& p = pkts_[id];
-  const Time ser = serialization_time(p.wire, l.bps);
+  const uint64_t ppb = link_ps_per_byte_[pt.link];
+  const Time ser = ppb ? p.wire * ppb : serialization_time(p.wire, l.bps);
   const uint32_t gp = port_base_[n] + port;
   if (p.type == PktType::Data) {
     ++totals_.data_hops;
@@ -370,9 +380,18 @@ void Network::transmit(NodeId n, PortId port, uint32_t id) {
   }
   p.at_node = pt.peer;
   p.at_port = pt.peer_port;
-  port_busy_[gp] = 1;
-  sim_.after(ser, *this, kTxDone, (uint64_t{n} << 16) | port);
+  port_free_[gp] = sim_.now() + ser;
   sim_.after(ser + l.delay, *this, kArrive, id);
+}
+
+bool Network::port_wait(NodeId n, PortId port) {
+  const uint32_t gp = port_base_[n] + port;
+  if (sim_.now() >= port_free_[gp]) return false;
+  if (!port_event_[gp]) {
+    port_event_[gp] = 1;
+    sim_.at(port_free_[gp], *this, kTxDone, (uint64_t{n} << 16) | port);
+  }
+  return true;
 }
 
 void Network::drop(uint32_t id, unsigned tier, unsigned cause) {
@@ -463,13 +482,14 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
 }
 
 void Network::switch_kick(Switch& sw, PortId port) {
-  const uint32_t gp = port_base_[sw.node] + port;
-  if (port_busy_[gp]) return;
   Egress& eg = sw.eg[port];
+  if (eg.frames.empty() && eg.bytes == 0) return;
+  if (port_wait(sw.node, port)) return;
   if (!eg.frames.empty()) {
     const uint32_t id = eg.frames.front();
     eg.frames.pop_front();
     transmit(sw.node, port, id);
+    if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);
     return;
   }
   if (eg.bytes == 0) return;
@@ -477,7 +497,7 @@ void Network::switch_kick(Switch& sw, PortId port) {
   int prio = -1;
   for (unsigned pr = 7; pr >= 6 && prio < 0; --pr)
     if (!eg.q[pr].q.empty() && !held(pr)) prio = static_cast<int>(pr);
-  if (prio < 0 && cfg_.sw.sched.policy == "sp") {
+  if (prio < 0 && !wrr_) {
     for (int pr = 5; pr >= 0 && prio < 0; --pr)
       if (!eg.q[pr].q.empty() && !held(static_cast<unsigned>(pr))) prio = pr;
   } else if (prio < 0) {
@@ -517,8 +537,9 @@ void Network::switch_kick(Switch& sw, PortId port) {
     }
   }
   if (sw.sel_index[port] >= 0) sw.occ[sw.sel_index[port]] = static_cast<uint32_t>(std::min<uint64_t>(eg.bytes >> 6, 0xFFFF));
-  send_pauses(sw);
   transmit(sw.node, port, id);
+  send_pauses(sw);  // after transmit: a RESUME for this port waits for the packet on the wire
+  if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);
 }
 
 void Network::send_pauses(Switch& sw) {
@@ -599,12 +620,13 @@ void Network::host_wake_at(Host& h, Time t) {
 }
 
 void Network::host_kick(Host& h) {
-  const uint32_t gp = port_base_[h.node];
-  if (port_busy_[gp]) return;
+  if (h.ctrl.empty() && h.ready.empty()) return;
+  if (port_wait(h.node, 0)) return;
   if (!h.ctrl.empty()) {
     const uint32_t id = h.ctrl.front();
     h.ctrl.pop_front();
     transmit(h.node, 0, id);
+    if (!h.ctrl.empty() || !h.ready.empty()) port_wait(h.node, 0);
     return;
   }
   const Time now = sim_.now();
@@ -658,6 +680,7 @@ void Network::host_kick(Host& h) {
     arm_rto(d.flow);
     transmit(h.node, 0, id);
     make_ready(d.flow);
+    if (!h.ctrl.empty() || !h.ready.empty()) port_wait(h.node, 0);
     return;
   }
 }
@@ -696,7 +719,7 @@ void Network::on_rto(uint32_t fi, uint32_t gen) {
   f.rto_armed = false;
   if (f.sender_done || !f.active) return;
   if (f.snd_una == f.rto_una && f.snd_una < f.npkts) {
-    if (cfg_.nic.receiver == "gbn") f.snd_nxt = f.snd_una;
+    if (!sr_) f.snd_nxt = f.snd_una;
     else f.retx.push_back(f.snd_una);
     make_ready(fi);
   }
@@ -816,7 +839,7 @@ void Network::host_arrive(Host& h, uint32_t id) {
         }
       } else if (p.seq > f.rcv_nxt) {
         ++r.ooo;
-        if (cfg_.nic.receiver == "sr") {
+        if (sr_) {
           if (f.got.empty()) f.got.assign((f.npkts + 63) / 64, 0);
           f.got[p.seq >> 6] |= 1ull << (p.seq & 63);
         }
@@ -842,7 +865,7 @@ void Network::host_arrive(Host& h, uint32_t id) {
         break;
       }
       if (p.type == PktType::Nack) {
-        if (cfg_.nic.receiver == "gbn") {
+        if (!sr_) {
           if (f.snd_nxt > p.seq) f.snd_nxt = p.seq;
         } else if (std::find(f.retx.begin(), f.retx.end(), p.seq) == f.retx.end()) {
           f.retx.push_back(p.seq);
@@ -874,7 +897,7 @@ void Network::handle(const Event& ev) {
     case kTxDone: {
       const NodeId n = static_cast<NodeId>(ev.arg >> 16);
       const PortId port = static_cast<PortId>(ev.arg & 0xFFFF);
-      port_busy_[port_base_[n] + port] = 0;
+      port_event_[port_base_[n] + port] = 0;
       if (switch_of_[n] >= 0) switch_kick(switches_[static_cast<size_t>(switch_of_[n])], port);
       else host_kick(hosts_[n]);
       break;

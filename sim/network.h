@@ -190,6 +190,7 @@ class Network : public EventHandler {
   uint32_t alloc(const Packet& p);
   void release(uint32_t id);
   void transmit(NodeId n, PortId port, uint32_t id);
+  bool port_wait(NodeId n, PortId port);  // true (and a kTxDone booked) if the port is busy
   void drop(uint32_t id, unsigned tier, unsigned cause);
 
   // switch
@@ -227,7 +228,12 @@ class Network : public EventHandler {
   std::vector<uint32_t> free_pkts_;
   std::vector<uint8_t> in_use_;
   std::vector<uint32_t> port_base_;     // node -> first global port index
-  std::vector<uint8_t> port_busy_;      // global port -> transmitting
+  // Per global port: when its transmitter is free again, and whether a kTxDone event is
+  // pending for that time. A port that goes idle after a packet schedules no event; a
+  // packet that finds it busy asks for one (port_wait).
+  std::vector<uint64_t> link_ps_per_byte_;  // exact serialization ps per byte, 0 if not whole
+  std::vector<Time> port_free_;
+  std::vector<uint8_t> port_event_;
   std::vector<int32_t> switch_of_;      // node -> index in switches_, -1 for hosts
   std::vector<Switch> switches_;
   std::vector<Host> hosts_;
@@ -244,6 +250,8 @@ class Network : public EventHandler {
   uint64_t seq_ = 0;
   uint64_t live_data_ = 0;
   bool lossless_ = true;  // PFC on: data priority is lossless
+  bool sr_ = false;       // selective-repeat receiver (else go-back-N)
+  bool wrr_ = false;      // WRR among data priorities (else strict priority)
 };
 
 }  // namespace ll::sim

@@ -379,3 +379,39 @@ TEST(Network, SameSeedSameReports) {
 
 }  // namespace
 }  // namespace ll::sim
+
+namespace ll::sim {
+namespace {
+
+// Symmetric components from the control plane (balancer.components): leaf0's link to
+// spine0 is 40G, the other uplinks 10G, so leaf0's paths to leaf1 fall into two
+// components of unequal score ({spine0}, weight 10; {spine1..3}, weight 30). A flow picks
+// one component by its hash and DRILL spreads within it: one uplink or three, never all
+// four; without components DRILL sprays over all four.
+TEST(Network, ComponentsKeepAFlowInsideOneComponent) {
+  const std::string asym = R"({"seed": 9, "duration": "3ms",
+    "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
+                 "host_link": {"speed": "10G"}, "fabric_link": {"speed": "10G"},
+                 "link_overrides": [{"between": ["leaf0", "spine0"], "speed": "40G"}]},
+    "nic": {"receiver": "sr"},
+    "balancer": {"mode": "drill"},
+    "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
+  for (const bool comp : {false, true}) {
+    SCOPED_TRACE(comp ? "components" : "no components");
+    const SimRun r(asym, {std::string("balancer.components=") + (comp ? "true" : "false")});
+    expect_invariants(r);
+    ASSERT_TRUE(r.net->flows().at(0).done());
+    const std::vector<uint64_t> up = r.uplink_packets("leaf0");
+    ASSERT_EQ(up.size(), 4u);
+    const size_t used = static_cast<size_t>(std::count_if(up.begin(), up.end(), [](uint64_t x) { return x > 0; }));
+    std::printf("[ comps   ] %-13s leaf0 uplinks: %s\n", comp ? "components" : "no components", str(up).c_str());
+    if (comp) {
+      EXPECT_TRUE((used == 1 && up[0] > 0) || (used == 3 && up[0] == 0)) << str(up);
+    } else {
+      EXPECT_EQ(used, 4u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ll::sim
