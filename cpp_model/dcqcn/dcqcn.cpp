@@ -174,6 +174,8 @@ void RpCyc::reset() {
   s1_ = RpEvent{};
   s2_ = RpEvent{};
   s3_ = RpEvent{};
+  rep_ = RpEvent{};
+  s2_replay_ = false;
   wb_valid_ = false;
   rate_valid_ = false;
 }
@@ -195,10 +197,25 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
   const bool done = sweep_.done();
   const bool stall = this->stall();
   p.stall = stall;
+  // stage 2: the whole pass on the S2 state with this cycle's configuration (the RTL
+  // registers the configuration with the first half, so both halves see this one). A
+  // late pass writes back its partial catch-up only; the event is replayed.
+  Qp<Fixed> res2 = s2_state_;
+  bool late2 = false;
+  PassCov cov2;
+  if (s2_.valid) late2 = pass(res2, live, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
+  const bool rep_now = s2_.valid && s2_.kind != Ev::Scan && late2;
+  const bool hold = stall || rep_.valid || rep_now;
+  p.replay = rep_now;
+  p.replay_kind = s2_.kind;
+  p.replay_again = rep_now && s2_replay_;
+  p.rep_reissue = rep_.valid;
+  p.replay_blocks_same_qp = (rep_now && s1_.valid && s1_.qp == s2_.qp) ||
+                            (rep_.valid && s1_.valid && s1_.qp == rep_.qp);
   // stage 0: arbitration
   RpEvent e0;
   e0.t = now;
-  if (done && !stall) {
+  if (done && !hold) {
     e0.valid = true;
     if (force()) { e0.kind = Ev::Scan; e0.qp = scan_ptr_; }
     else if (snap_valid) { e0.kind = Ev::Snap; e0.qp = snap_qp; e0.clr = snap_clr; }
@@ -213,24 +230,20 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
     p.kind = s3_.kind;
     p.late = s3_late_;
     p.cov = s3_cov_;
-    if (s3_.kind == Ev::Snap) {
+    if (s3_.kind == Ev::Snap && !s3_late_) {
       p.stat_valid = true;
       p.stat = {res.c_cnp, res.c_dec, res.c_fr, res.c_ai, res.c_hai, res.rc, res.alpha};
       if (s3_.clr) res.c_cnp = res.c_dec = res.c_fr = res.c_ai = res.c_hai = 0;
     }
   }
-  // stage 2: the whole pass on the S2 state with this cycle's configuration (the RTL
-  // registers the configuration with the first half, so both halves see this one)
-  Qp<Fixed> res2 = s2_state_;
-  bool late2 = false;
-  PassCov cov2;
-  if (s2_.valid) late2 = pass(res2, live, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
-  // stage 1: state with hazard forwarding
+  // stage 1: state with hazard forwarding, for the event that moves to S2: the replay
+  // register's (always forwarded from S3, where its partial pass is) or S1's
+  const RpEvent& e1 = rep_.valid ? rep_ : s1_;
   Qp<Fixed> st1 = ram_.rdata();
-  if (s3_.valid && s3_.qp == s1_.qp) st1 = res;
-  else if (wb_valid_ && wb_qp_ == s1_.qp) st1 = wb_;
-  p.fwd_s2 = s1_.valid && !stall && s3_.valid && s3_.qp == s1_.qp;
-  p.fwd_wb = s1_.valid && !stall && !(s3_.valid && s3_.qp == s1_.qp) && wb_valid_ && wb_qp_ == s1_.qp;
+  if (s3_.valid && s3_.qp == e1.qp) st1 = res;
+  else if (wb_valid_ && wb_qp_ == e1.qp) st1 = wb_;
+  p.fwd_s2 = s1_.valid && !hold && s3_.valid && s3_.qp == s1_.qp;
+  p.fwd_wb = s1_.valid && !hold && !(s3_.valid && s3_.qp == s1_.qp) && wb_valid_ && wb_qp_ == s1_.qp;
   // clock edge
   const bool new_rate_valid = s3_.valid && res.rc != s3_rc_before_;
   rate_valid_ = new_rate_valid;
@@ -238,8 +251,12 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
     rate_qp_ = s3_.qp;
     rate_ = res.rc;
   }
-  if (!done) ram_.clock(e0.valid, e0.qp, true, sweep_.addr(), qp_reset<Fixed>(live));
-  else ram_.clock(e0.valid, e0.qp, s3_.valid, s3_.qp, res);
+  // RAM read: S0's event, or (S1 held) S1's QP again, so that a word written while it
+  // waits is seen (the forwarding covers only the last two writes)
+  const bool re = e0.valid || (done && hold && s1_.valid);
+  const uint32_t raddr = e0.valid ? e0.qp : s1_.qp;
+  if (!done) ram_.clock(re, raddr, true, sweep_.addr(), qp_reset<Fixed>(live));
+  else ram_.clock(re, raddr, s3_.valid, s3_.qp, res);
   wb_valid_ = s3_.valid;
   wb_qp_ = s3_.qp;
   wb_ = res;
@@ -248,13 +265,24 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
   s3_rc_before_ = s2_state_.rc;
   s3_late_ = late2;
   s3_cov_ = cov2;
-  if (!stall) {
+  const RpEvent s2_old = s2_;
+  if (rep_now) {  // S2 -> replay register (same kind, QP, captured time, bytes); S1 waits
+    s2_ = RpEvent{};
+    s2_replay_ = false;
+  } else if (rep_.valid) {  // the replay re-enters S2 on its partial result; S1 waits
+    s2_ = rep_;
+    s2_state_ = st1;
+    s2_replay_ = true;
+  } else if (stall) {
+    s2_ = RpEvent{};
+    s2_replay_ = false;
+  } else {
     s2_ = s1_;
     s2_state_ = st1;
+    s2_replay_ = false;
     s1_ = e0;
-  } else {
-    s2_ = RpEvent{};
   }
+  rep_ = rep_now ? s2_old : RpEvent{};
   if (e0.valid && e0.kind == Ev::Scan) {
     gap_ = 0;
     scan_ptr_ = (scan_ptr_ + 1 == cfg_.Queues) ? 0 : scan_ptr_ + 1;
@@ -455,8 +483,8 @@ Outputs Model::eval(const Inputs& in) const {
   o.ce_ready = np_.ce_ready();
   o.cnpo_valid = np_.out_valid();
   o.cnpo_flow = np_.out_valid() ? np_.out_flow() : 0;
-  o.cnp_ready = rp_.cnp_ready(snap_pend_);
-  o.sent_ready = rp_.sent_ready(snap_pend_, in.cnp_valid);
+  o.cnp_ready = rp_.cnp_ready(live_, snap_pend_);
+  o.sent_ready = rp_.sent_ready(live_, snap_pend_, in.cnp_valid);
   o.rate_valid = rp_.rate_valid();
   o.rate_qp = rp_.rate_qp();
   o.rate = rp_.rate();
@@ -531,7 +559,7 @@ void Model::tick(const Inputs& in) {
   // register reads see the pre-edge state (before any part of the block is clocked)
   const uint32_t rd = in.cfg_re ? read_reg(in.cfg_addr & 0xFFC) : 0;
   const bool snap_valid = snap_pend_;
-  const bool snap_acc = snap_valid && rp_.snap_ready();
+  const bool snap_acc = snap_valid && rp_.snap_ready(live);
   const bool g_accept = wheel_.grant_valid() && in.grant_ready;
   const bool np_s1 = np_.s1_valid();
   const bool pushed = np_.clock(true, now_, live.np_per_pkt, live.np_interval, in.ce_valid, in.ce_flow, in.cnpo_ready);

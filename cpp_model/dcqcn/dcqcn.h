@@ -124,9 +124,19 @@ class RpCyc {
   bool force() const { return gap_ + 1 >= cfg_.ScanForce; }
   // an event whose QP is one stage ahead (S2) waits in S1 for a cycle
   bool stall() const { return s1_.valid && s2_.valid && s1_.qp == s2_.qp; }
-  bool snap_ready() const { return done() && !stall() && !force(); }
-  bool cnp_ready(bool snap_valid) const { return snap_ready() && !snap_valid; }
-  bool sent_ready(bool snap_valid, bool cnp_valid) const { return cnp_ready(snap_valid) && !cnp_valid; }
+  // the event or snapshot in S2 is late (its catch-up does not complete in this pass):
+  // it is replayed (see clock()); live = this cycle's configuration
+  bool replay_now(const Live& live) const {
+    return s2_.valid && s2_.kind != Ev::Scan && pass_late(s2_state_, live, cfg_.bounds(), s2_.kind, s2_.t);
+  }
+  // S1 keeps its event and S0 accepts nothing: a stall, a replay being decided (S2 late)
+  // or being re-issued (the replay register takes the S1 -> S2 slot)
+  bool hold(const Live& live) const { return stall() || rep_.valid || replay_now(live); }
+  bool snap_ready(const Live& live) const { return done() && !hold(live) && !force(); }
+  bool cnp_ready(const Live& live, bool snap_valid) const { return snap_ready(live) && !snap_valid; }
+  bool sent_ready(const Live& live, bool snap_valid, bool cnp_valid) const {
+    return cnp_ready(live, snap_valid) && !cnp_valid;
+  }
   bool rate_valid() const { return rate_valid_; }
   uint32_t rate_qp() const { return rate_qp_; }
   uint64_t rate() const { return rate_; }
@@ -140,6 +150,11 @@ class RpCyc {
     PassCov cov;
     bool fwd_s2 = false, fwd_wb = false;  // forwarded from the S3 result / the last write
     bool stall = false;                    // an event waited in S1 for its QP ahead in S2
+    // replay: a late event/snapshot pass in S2 this cycle (kind = its kind), re-issued
+    // from the replay register (rep_reissue), and whether it was already a replay
+    bool replay = false, replay_again = false, rep_reissue = false;
+    Ev replay_kind = Ev::Scan;
+    bool replay_blocks_same_qp = false;    // S1 waits behind a replay of its own QP
   };
   Pulses clock(bool rst_n, uint64_t now, const Live& live, bool snap_valid, uint32_t snap_qp,
                bool snap_clr, bool cnp_valid, uint32_t cnp_qp, bool sent_valid, uint32_t sent_qp,
@@ -155,6 +170,8 @@ class RpCyc {
   unsigned gap_ = 0;
   uint32_t scan_ptr_ = 0;
   RpEvent s1_, s2_, s3_;
+  RpEvent rep_;          // replay register: a late event re-enters S2 from here
+  bool s2_replay_ = false;  // the S2 event is a replay (coverage only)
   Qp<Fixed> s2_state_;
   // S3: the pass result computed from S2 (the RTL's second half), with its by-products
   Qp<Fixed> s3_res_;

@@ -79,7 +79,7 @@ constexpr unsigned CNT_CLEAR_REINSERT_W = 1;
 constexpr unsigned CNT_CLEAR_GRANTS_LSB = 3;
 constexpr unsigned CNT_CLEAR_GRANTS_W = 1;
 constexpr uint32_t CNT_CNP_SENT = 0x054;  // ro: CNPs sent by the NP (saturating, 32 bits)
-constexpr uint32_t CNT_LATE = 0x058;  // ro: RP passes that left a due timer for a later pass (catch-up bound exceeded: the scan rate is too low for the periods; saturating, 32 bits)
+constexpr uint32_t CNT_LATE = 0x058;  // ro: RP passes whose bounded catch-up left a due timer (a late event or snapshot pass is replayed with its captured time until complete, so results stay event-exact; a late scan leaves the rest to the QP's next pass). Each replay costs two RMW cycles: many late passes mean the scans are too slow for the periods; saturating, 32 bits
 constexpr uint32_t CNT_REINSERT = 0x05c;  // ro: wheel tokens found not yet due in a due slot and re-inserted (beyond-horizon departures; saturating, 32 bits)
 constexpr uint32_t CNT_GRANTS = 0x060;  // ro: packets granted by the wheel (saturating, 32 bits)
 constexpr uint32_t STAT_CTRL = 0x070;  // wo: snapshot the per-QP counters, Rc and alpha of QP into STAT_*; QP >= Queues is ignored

@@ -3,10 +3,11 @@
 //   Double - IEEE double of the same algorithm (no floors, exact g), the reference.
 //
 // One per-QP "pass" = catch_up(limit) (timer expiries that are due, applied lazily in
-// their time order) followed by one event operation (CNP, bytes sent, or nothing for a
-// scan/snapshot). The RTL computes exactly one pass per RMW-pipeline slot
-// (rtl/dcqcn/dcqcn_rp_pass.sv); the event-exact transaction API repeats catch_up until
-// nothing due is left before applying the event. See docs/dcqcn.md, "Event order".
+// their time order) followed, if nothing due is left ("not late"), by one event operation
+// (CNP, bytes sent, or nothing for a scan/snapshot). The RTL computes exactly one pass per
+// RMW-pipeline slot (rtl/dcqcn/dcqcn_rp_pass.sv) and replays a late event until its pass
+// is not late; the event-exact transaction API repeats catch_up until nothing due is left
+// before applying the event - the same sequence of operations. See docs/dcqcn.md.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -292,7 +293,11 @@ void event_op(Qp<Ar>& s, const Live& c, Ev ev, uint64_t t, uint32_t bytes, Trace
 // the timers strictly before t; bytes sent apply the timers at t too (byte counter last).
 inline uint64_t pass_limit(Ev ev, uint64_t t) { return ev == Ev::Sent ? t + 1 : t; }
 
-// One hardware pass. Returns true if the catch-up was late.
+// One hardware pass. Returns true if the catch-up was late: then the event operation is
+// NOT applied (the pass only wrote back its partial catch-up) and the hardware replays the
+// same event (same kind, QP, captured time t and bytes) until a pass is not late. A
+// replayed event therefore equals exact() below; a late scan simply leaves the rest to
+// the QP's next pass, which changes nothing (catch-up is applied in time order either way).
 template <class Ar>
 bool pass(Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t, uint32_t bytes, Trace* tr,
           PassCov* cv = nullptr) {
@@ -300,11 +305,20 @@ bool pass(Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t, uint32_t
       (s.dl_a == t || (s.inc_on && s.dl_i == t) || (c.nic && s.dl_d == t)))
     cv->same_time = true;  // an event exactly at a timer's deadline
   const bool late = catch_up(s, c, pass_limit(ev, t), b, tr, cv);
-  event_op(s, c, ev, t, bytes, tr, cv);
+  if (!late) event_op(s, c, ev, t, bytes, tr, cv);
   return late;
 }
 
+// Would a pass of this event on s be late? (catch_up on a copy; the hardware's S2a
+// decides the replay from the same deadline arithmetic.)
+template <class Ar>
+bool pass_late(const Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t) {
+  Qp<Ar> x = s;
+  return catch_up(x, c, pass_limit(ev, t), b, nullptr);
+}
+
 // Event-exact: every due timer is applied before the event, however many there are.
+// (= repeating pass() with the same event until it is not late: the hardware's replay)
 template <class Ar>
 void exact(Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t, uint32_t bytes, Trace* tr) {
   while (catch_up(s, c, pass_limit(ev, t), b, tr)) {

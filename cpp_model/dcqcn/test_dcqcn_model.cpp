@@ -2,6 +2,7 @@
 // scans and the register interface give the same per-QP state as the event-exact API.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 #include "dcqcn/dcqcn.h"
@@ -29,6 +30,8 @@ TEST(DcqcnConfig, RejectsBadParameters) {
   EXPECT_NO_THROW(Config::from_params({{"Queues", 1024}, {"Slots", 256}}));
 }
 
+bool snap_clr_pending_ = false;  // the clear flag of the snapshot in flight (test helper)
+
 struct Driver {
   Model m;
   Inputs in;
@@ -54,75 +57,174 @@ struct Driver {
   }
 };
 
+// The cycle model (RMW pipeline, forwarding, stalls, scans, replays, snapshots) fed by
+// random traffic against rp_core's event-exact Rp<Fixed> fed the accepted events in
+// acceptance order with their acceptance times. Snapshots are compared at once (time
+// held, no events while one is pending); at the end every QP's whole state word.
+struct LockstepCase {
+  Config cfg;
+  StageRegs regs;
+  uint64_t seed = 1;
+  int cycles = 200000;
+  unsigned cnp_pct = 15, sent_pct = 60, tick_pm = 500, hot = 3, snap_per_mille = 0;
+};
+struct LockstepResult {
+  uint64_t late = 0, snaps = 0, decs = 0, replays = 0;
+};
+
+LockstepResult run_against_exact(const LockstepCase& k) {
+  LockstepResult out;
+  const Config& cfg = k.cfg;
+  Driver d(cfg);
+  using namespace regs;
+  const StageRegs& r = k.regs;
+  d.write(STAGE_CTRL, r.ctrl);
+  d.write(STAGE_ALPHA_PERIOD, r.alpha_period);
+  d.write(STAGE_DEC_PERIOD, r.dec_period);
+  d.write(STAGE_INC_PERIOD, r.inc_period);
+  d.write(STAGE_BYTE_RESET, r.byte_reset);
+  d.write(STAGE_THRESHOLD, r.threshold);
+  d.write(STAGE_RAI, r.rai);
+  d.write(STAGE_RHAI, r.rhai);
+  d.write(STAGE_RMIN, r.rmin);
+  d.write(COMMIT, 1);
+  RpFixed ref(cfg.Queues, d.m.live(), cfg.bounds());
+  std::mt19937_64 rng(k.seed);
+  Inputs in = d.in;
+  bool snap_wait = false;
+  uint32_t snap_q = 0;
+  for (int c = 0; c < k.cycles || snap_wait; ++c) {  // (the last snapshot completes)
+    in = d.in;
+    in.tick = !snap_wait && rng() % 1000 < k.tick_pm;
+    if (!snap_wait && c < k.cycles && rng() % 1000 < k.snap_per_mille) {  // snapshot (clears half of the time)
+      snap_q = rng() % cfg.Queues;
+      in.cfg_we = true;
+      in.cfg_addr = STAT_CTRL;
+      in.cfg_wdata = snap_q | ((rng() & 1) ? 0x80000000u : 0u);
+      snap_wait = true;
+    }
+    in.cnp_valid = !snap_wait && c < k.cycles && rng() % 100 < k.cnp_pct;
+    in.cnp_qp = rng() % 2 ? rng() % k.hot : rng() % cfg.Queues;
+    in.sent_valid = !snap_wait && c < k.cycles && rng() % 100 < k.sent_pct;
+    in.sent_qp = rng() % 2 ? rng() % k.hot : rng() % cfg.Queues;
+    in.sent_bytes = 64 + rng() % 1500;
+    const Outputs o = d.m.eval(in);
+    const uint64_t t = d.m.now();
+    if (in.cnp_valid && o.cnp_ready) ref.on_cnp(in.cnp_qp, t);
+    else if (in.sent_valid && o.sent_ready) ref.on_sent(in.sent_qp, in.sent_bytes, t);
+    const bool clr = in.cfg_wdata >> 31;
+    d.m.tick(in);
+    const auto& cv = d.m.last_cov();
+    out.replays += cv.rp.replay;
+    if (cv.rp.stat_valid) {  // == the exact state at the snapshot time (timers < t)
+      Qp<Fixed> e = ref.qp(snap_q);
+      while (catch_up(e, ref.live(), t, cfg.bounds(), nullptr)) {
+      }
+      EXPECT_EQ(cv.rp.stat.rc, e.rc) << "snapshot qp " << snap_q << " cycle " << c;
+      EXPECT_EQ(cv.rp.stat.alpha, e.alpha) << snap_q;
+      EXPECT_EQ(cv.rp.stat.cnp, e.c_cnp) << snap_q;
+      EXPECT_EQ(cv.rp.stat.dec, e.c_dec) << snap_q;
+      EXPECT_EQ(cv.rp.stat.fr, e.c_fr) << snap_q;
+      EXPECT_EQ(cv.rp.stat.ai, e.c_ai) << snap_q;
+      EXPECT_EQ(cv.rp.stat.hai, e.c_hai) << snap_q;
+      auto& w = ref.qp(snap_q);
+      w = e;  // caught up to t (the split of a catch-up does not change it), then cleared
+      if (snap_clr_pending_) w.c_cnp = w.c_dec = w.c_fr = w.c_ai = w.c_hai = 0;
+      snap_wait = false;
+      ++out.snaps;
+    }
+    if (in.cfg_we && in.cfg_addr == STAT_CTRL) snap_clr_pending_ = clr;
+  }
+  in = d.in;
+  for (int quiet = 0; quiet < 10;) {  // drain the pipeline, replays included
+    d.m.tick(in);
+    const auto& rp = d.m.last_cov().rp;
+    quiet = (rp.replay || rp.rep_reissue || rp.stall) ? 0 : quiet + 1;
+  }
+  out.late = d.read(CNT_LATE);
+  const uint64_t t = d.m.now();
+  for (uint32_t q = 0; q < cfg.Queues; ++q) {
+    Qp<Fixed> a = d.m.qp_state(q);
+    while (catch_up(a, d.m.live(), t + 1, cfg.bounds(), nullptr)) {
+    }
+    ref.advance(q, t);
+    const auto& e = ref.qp(q);
+    EXPECT_EQ(a.rc, e.rc) << "qp " << q;
+    EXPECT_EQ(a.rt, e.rt) << q;
+    EXPECT_EQ(a.alpha, e.alpha) << q;
+    EXPECT_EQ(a.t, e.t) << q;
+    EXPECT_EQ(a.bc, e.bc) << q;
+    EXPECT_EQ(a.bytes, e.bytes) << q;
+    EXPECT_EQ(a.dl_a, e.dl_a) << q;
+    EXPECT_EQ(a.dl_i, e.dl_i) << q;
+    EXPECT_EQ(a.dl_d, e.dl_d) << q;
+    EXPECT_EQ(a.active, e.active) << q;
+    EXPECT_EQ(a.inc_on, e.inc_on) << q;
+    EXPECT_EQ(a.cnp_a, e.cnp_a) << q;
+    EXPECT_EQ(a.cnp_d, e.cnp_d) << q;
+    EXPECT_EQ(a.c_cnp, e.c_cnp) << q;
+    EXPECT_EQ(a.c_dec, e.c_dec) << q;
+    EXPECT_EQ(a.c_fr, e.c_fr) << q;
+    EXPECT_EQ(a.c_ai, e.c_ai) << q;
+    EXPECT_EQ(a.c_hai, e.c_hai) << q;
+    out.decs += e.c_dec;
+  }
+  return out;
+}
+
+StageRegs regs_for(int variant, uint32_t pa, uint32_t pd, uint32_t pi) {
+  return stage_from_live_mbps(variant == 1, variant == 0, false, true, false, 6, pa, pd, pi,
+                              /*bytes*/ variant ? 0 : 6000, /*F*/ variant ? 1 : 5, 40, 400, 1000, 0,
+                              65536, 0, 0);
+}
+
+// Bounds generous for the periods: nothing is late, no replay.
 TEST(DcqcnModel, PipelineWithForwardingEqualsEventExact) {
   for (int variant = 0; variant < 2; ++variant) {
-    Config cfg;
-    cfg.Queues = 8;  // few QPs: back-to-back hazards on the same QP are frequent
-    Driver d(cfg);
-    using namespace regs;
-    StageRegs r = stage_from_live_mbps(variant == 1, variant == 0, false, true, false, 6,
-                                       /*alpha*/ 40, /*dec*/ 130, /*inc*/ 700,
-                                       /*bytes*/ variant ? 0 : 6000, /*F*/ variant ? 1 : 5, 40, 400,
-                                       1000, 0, 65536, 0, 0);
-    d.write(STAGE_CTRL, r.ctrl);
-    d.write(STAGE_ALPHA_PERIOD, r.alpha_period);
-    d.write(STAGE_DEC_PERIOD, r.dec_period);
-    d.write(STAGE_INC_PERIOD, r.inc_period);
-    d.write(STAGE_BYTE_RESET, r.byte_reset);
-    d.write(STAGE_THRESHOLD, r.threshold);
-    d.write(STAGE_RAI, r.rai);
-    d.write(STAGE_RHAI, r.rhai);
-    d.write(STAGE_RMIN, r.rmin);
-    d.write(COMMIT, 1);
-    Model ref(cfg);
-    ref.reset_transaction();
-    ref.configure(r);
-    std::mt19937_64 rng(5 + variant);
-    Inputs in = d.in;
-    for (int c = 0; c < 200000; ++c) {
-      in.tick = rng() % 2;
-      in.cnp_valid = rng() % 100 < 15;
-      in.cnp_qp = rng() % 3;  // hot QPs
-      in.sent_valid = rng() % 100 < 60;
-      in.sent_qp = rng() % cfg.Queues;
-      in.sent_bytes = 64 + rng() % 1500;
-      const Outputs o = d.m.eval(in);
-      const uint64_t t = d.m.now();
-      if (in.cnp_valid && o.cnp_ready) ref.on_cnp(in.cnp_qp, t);
-      else if (in.sent_valid && o.sent_ready) ref.on_sent(in.sent_qp, in.sent_bytes, t);
-      d.m.tick(in);
+    LockstepCase k;
+    k.cfg.Queues = 8;  // few QPs: back-to-back hazards on the same QP are frequent
+    k.regs = regs_for(variant, 40, 130, 700);
+    k.seed = 5 + variant;
+    k.snap_per_mille = 2;
+    const auto r = run_against_exact(k);
+    EXPECT_EQ(r.late, 0u);
+    EXPECT_EQ(r.replays, 0u);
+    EXPECT_GT(r.decs, 100u);
+    EXPECT_GT(r.snaps, 100u);
+  }
+}
+
+// Bounds far too small for the periods (1-tick alpha period, 2 alpha steps and 1
+// decrease step per pass, 256 QPs, a forced scan only every 1024 cycles, heavy CNP /
+// bytes traffic, time ticking every 500th or every 100th cycle - the latter saturates the
+// pipeline with replays): most passes of non-hot QPs are late and replayed, and the
+// per-QP state (rates, alpha, stages, bytes, deadlines, flags, all counters) and every
+// snapshot still equal the event-exact result.
+TEST(DcqcnModel, PipelineWithReplaysEqualsEventExact) {
+  for (int variant = 0; variant < 2; ++variant) {
+    for (unsigned tick_pm : {2u, 10u}) {
+      LockstepCase k;
+      k.cfg.Queues = 256;
+      k.cfg.AlphaSteps = 2;
+      k.cfg.DecSteps = 1;
+      k.cfg.ScanForce = 1024;
+      k.regs = regs_for(variant, 1, 3, 40);
+      k.seed = 11 + variant;
+      k.cycles = 300000;
+      k.cnp_pct = 30;
+      k.sent_pct = 70;
+      k.tick_pm = tick_pm;
+      k.hot = 8;
+      k.snap_per_mille = 5;
+      const auto r = run_against_exact(k);
+      EXPECT_GT(r.late, 10000u) << "variant " << variant << " tick/1000 " << tick_pm;
+      EXPECT_GT(r.replays, 10000u);
+      EXPECT_GT(r.decs, 1000u);
+      EXPECT_GT(r.snaps, 500u);
+      std::printf("variant %d, tick every %u cycles: %llu late passes, %llu replays, %llu snapshots, %llu decreases\n",
+                  variant, 1000 / tick_pm, (unsigned long long)r.late, (unsigned long long)r.replays,
+                  (unsigned long long)r.snaps, (unsigned long long)r.decs);
     }
-    in = d.in;
-    for (int c = 0; c < 10; ++c) d.m.tick(in);  // drain the pipeline
-    EXPECT_EQ(d.read(CNT_LATE), 0u);
-    const uint64_t t = d.m.now();
-    unsigned decs = 0;
-    for (uint32_t q = 0; q < cfg.Queues; ++q) {
-      Qp<Fixed> a = d.m.qp_state(q);
-      while (catch_up(a, d.m.live(), t + 1, cfg.bounds(), nullptr)) {
-      }
-      ref.rate(q, t);
-      const auto& e = ref.qp_state(q);
-      EXPECT_EQ(a.rc, e.rc) << "variant " << variant << " qp " << q;
-      EXPECT_EQ(a.rt, e.rt) << q;
-      EXPECT_EQ(a.alpha, e.alpha) << q;
-      EXPECT_EQ(a.c_cnp, e.c_cnp) << q;
-      EXPECT_EQ(a.c_dec, e.c_dec) << q;
-      EXPECT_EQ(a.c_fr, e.c_fr) << q;
-      EXPECT_EQ(a.c_ai, e.c_ai) << q;
-      EXPECT_EQ(a.c_hai, e.c_hai) << q;
-      EXPECT_EQ(a.bytes, e.bytes) << q;
-      decs += e.c_dec;
-    }
-    EXPECT_GT(decs, 100u);
-    // per-QP counters through the snapshot registers
-    d.write(STAT_CTRL, 1u | (1u << 31));
-    for (int c = 0; c < 6; ++c) d.m.tick(in);
-    EXPECT_EQ(d.read(STATUS) & 2u, 2u);
-    EXPECT_EQ(d.read(STAT_CNP_RX), d.m.qp_state(1).c_cnp == 0 ? ref.qp_state(1).c_cnp : ref.qp_state(1).c_cnp);
-    d.write(STAT_CTRL, 1u);
-    for (int c = 0; c < 6; ++c) d.m.tick(in);
-    EXPECT_EQ(d.read(STAT_CNP_RX), 0u);  // cleared by the previous snapshot
   }
 }
 

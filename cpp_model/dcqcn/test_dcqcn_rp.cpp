@@ -292,66 +292,115 @@ TEST(DcqcnRpNic, MinRateAndIncreaseProgression) {
 }
 
 // Lazy catch-up: a pass per event plus periodic scans gives exactly the event-exact
-// result whenever the scans keep every QP within the pass bounds.
+// result. With generous bounds nothing is late (the scans keep every QP within the pass
+// bounds); with tight bounds (1 or 2 alpha steps, 1 decrease step, 1-tick alpha periods)
+// most event passes are late and are replayed - a late pass applies its partial
+// catch-up only, the same event (same time t) is passed again until it is not late, the
+// hardware's replay - and the result is still event-exact.
 TEST(DcqcnRpLazy, PassesWithScansEqualEventExact) {
-  for (int variant = 0; variant < 2; ++variant) {
-    Live c = variant ? nic() : paper();
-    if (!variant) c.byte_reset = 3000;
-    c.p_inc = 20000;
-    Bounds b{8, 4};
-    const unsigned Q = 16;
-    std::vector<Qp<Fixed>> lazy(Q, qp_reset<Fixed>(c));
-    RpFixed ex(Q, c, b);
-    std::mt19937_64 rng(7 + variant);
-    uint64_t t = 0;
-    unsigned scan = 0, lates = 0;
-    for (int n = 0; n < 200000; ++n) {
-      t += rng() % 50;
-      const unsigned q = rng() % Q;
-      const int what = rng() % 100;
-      if (what < 3) {
-        lates += pass(lazy[q], c, b, Ev::Cnp, t, 0, nullptr);
-        ex.on_cnp(q, t);
-      } else if (what < 40) {
-        const uint32_t by = 64 + rng() % 1500;
-        lates += pass(lazy[q], c, b, Ev::Sent, t, by, nullptr);
-        ex.on_sent(q, by, t);
+  struct Case {
+    Bounds b;
+    uint64_t p_alpha, p_dec, p_inc;
+    unsigned dt;  // mean event spacing x 2 (ticks)
+    bool expect_late;
+  };
+  const Case cases[] = {{{8, 4}, 0, 0, 20000, 50, false},  // 0: keep the variant's periods
+                        {{2, 1}, 1, 3, 40, 50, true},
+                        {{1, 1}, 1, 1, 7, 100, true}};
+  for (const Case& k : cases) {
+    for (int variant = 0; variant < 2; ++variant) {
+      Live c = variant ? nic() : paper();
+      if (!variant) c.byte_reset = 3000;
+      c.p_inc = k.p_inc;
+      if (k.p_alpha) c.p_alpha = k.p_alpha;
+      if (k.p_dec) c.p_dec = k.p_dec;
+      const Bounds b = k.b;
+      const unsigned Q = 16;
+      std::vector<Qp<Fixed>> lazy(Q, qp_reset<Fixed>(c));
+      RpFixed ex(Q, c, b);
+      std::mt19937_64 rng(7 + variant);
+      uint64_t t = 0;
+      unsigned scan = 0, lates = 0, late_scans = 0;
+      auto replayed = [&](unsigned q, Ev ev, uint32_t by) {  // the hardware's replay
+        while (pass(lazy[q], c, b, ev, t, by, nullptr)) ++lates;
+      };
+      for (int n = 0; n < (k.expect_late ? 60000 : 200000); ++n) {
+        t += rng() % k.dt;
+        const unsigned q = rng() % Q;
+        const int what = rng() % 100;
+        if (what < 3) {
+          replayed(q, Ev::Cnp, 0);
+          ex.on_cnp(q, t);
+        } else if (what < 40) {
+          const uint32_t by = 64 + rng() % 1500;
+          replayed(q, Ev::Sent, by);
+          ex.on_sent(q, by, t);
+        } else {
+          late_scans += pass(lazy[scan], c, b, Ev::Scan, t, 0, nullptr);  // a late scan is not replayed
+          scan = (scan + 1) % Q;
+        }
+      }
+      if (k.expect_late) {
+        EXPECT_GT(lates, 10000u) << "variant " << variant;
+        EXPECT_GT(late_scans, 1000u);
       } else {
-        lates += pass(lazy[scan], c, b, Ev::Scan, t, 0, nullptr);
-        scan = (scan + 1) % Q;
+        EXPECT_EQ(lates + late_scans, 0u);
       }
-    }
-    EXPECT_EQ(lates, 0u);
-    for (unsigned q = 0; q < Q; ++q) {
-      while (catch_up(lazy[q], c, t + 1, b, nullptr)) {
+      for (unsigned q = 0; q < Q; ++q) {
+        while (catch_up(lazy[q], c, t + 1, b, nullptr)) {
+        }
+        ex.advance(q, t);
+        const auto& a = lazy[q];
+        const auto& e = ex.qp(q);
+        EXPECT_EQ(a.rc, e.rc) << q;
+        EXPECT_EQ(a.rt, e.rt) << q;
+        EXPECT_EQ(a.alpha, e.alpha) << q;
+        EXPECT_EQ(a.t, e.t) << q;
+        EXPECT_EQ(a.bc, e.bc) << q;
+        EXPECT_EQ(a.bytes, e.bytes) << q;
+        EXPECT_EQ(a.c_cnp, e.c_cnp) << q;
+        EXPECT_EQ(a.c_dec, e.c_dec) << q;
+        EXPECT_EQ(a.c_fr, e.c_fr) << q;
+        EXPECT_EQ(a.c_ai, e.c_ai) << q;
+        EXPECT_EQ(a.c_hai, e.c_hai) << q;
+        EXPECT_EQ(a.dl_a, e.dl_a) << q;
+        EXPECT_EQ(a.dl_i, e.dl_i) << q;
+        EXPECT_EQ(a.dl_d, e.dl_d) << q;
       }
-      ex.advance(q, t);
-      const auto& a = lazy[q];
-      const auto& e = ex.qp(q);
-      EXPECT_EQ(a.rc, e.rc) << q;
-      EXPECT_EQ(a.rt, e.rt) << q;
-      EXPECT_EQ(a.alpha, e.alpha) << q;
-      EXPECT_EQ(a.t, e.t) << q;
-      EXPECT_EQ(a.bc, e.bc) << q;
-      EXPECT_EQ(a.bytes, e.bytes) << q;
-      EXPECT_EQ(a.c_dec, e.c_dec) << q;
-      EXPECT_EQ(a.c_fr + a.c_ai + a.c_hai, e.c_fr + e.c_ai + e.c_hai) << q;
-      EXPECT_EQ(a.dl_a, e.dl_a) << q;
-      EXPECT_EQ(a.dl_i, e.dl_i) << q;
     }
   }
 }
 
-// And when the scans are too slow, the pass reports "late" (CNT_LATE) instead of
-// silently diverging; the exact path still catches up completely.
+// When the scans are too slow, a pass is late: a late scan leaves the rest for the QP's
+// next pass, a late event pass applies the catch-up only and not the event (the RTL then
+// replays it); repeating the pass equals the exact path.
 TEST(DcqcnRpLazy, TooFewScansAreReportedLate) {
   Live c = nic();
   Qp<Fixed> s = qp_reset<Fixed>(c);
   Bounds b{8, 4};
   pass(s, c, b, Ev::Cnp, 0, 0, nullptr);
+  EXPECT_TRUE(pass_late(s, c, b, Ev::Scan, 20000));
   EXPECT_TRUE(pass(s, c, b, Ev::Scan, 20000, 0, nullptr));  // 20 alpha periods > 8
   exact(s, c, b, Ev::Scan, 20000, 0, nullptr);
   EXPECT_FALSE(catch_up(s, c, 20000, b, nullptr));
+  // a late CNP pass: the catch-up is partial and the CNP is not applied yet
+  Qp<Fixed> r = qp_reset<Fixed>(c), x = r;
+  pass(r, c, b, Ev::Cnp, 0, 0, nullptr);
+  exact(x, c, b, Ev::Cnp, 0, 0, nullptr);
+  EXPECT_TRUE(pass(r, c, b, Ev::Cnp, 50000, 0, nullptr));
+  EXPECT_EQ(r.c_cnp, 1u);
+  EXPECT_FALSE(r.cnp_d);  // the decrease check consumed the first CNP's flag
+  EXPECT_LT(r.dl_a, 50000u);
+  unsigned replays = 1;
+  while (pass(r, c, b, Ev::Cnp, 50000, 0, nullptr)) ++replays;
+  EXPECT_EQ(r.c_cnp, 2u);
+  EXPECT_GT(replays, 5u);
+  exact(x, c, b, Ev::Cnp, 50000, 0, nullptr);
+  EXPECT_EQ(r.alpha, x.alpha);
+  EXPECT_EQ(r.rc, x.rc);
+  EXPECT_EQ(r.dl_a, x.dl_a);
+  EXPECT_EQ(r.dl_d, x.dl_d);
+  EXPECT_EQ(r.cnp_a, x.cnp_a);
 }
 
 // Fixed vs double: same event sequence and every rate within 1e-6 relative over long

@@ -77,7 +77,7 @@ package dcqcn_regs_pkg;
   localparam int DCQCN_CNT_CLEAR_GRANTS_LSB = 3;
   localparam int DCQCN_CNT_CLEAR_GRANTS_W = 1;
   localparam logic [11:0] DCQCN_CNT_CNP_SENT = 12'h054;  // ro: CNPs sent by the NP (saturating, 32 bits)
-  localparam logic [11:0] DCQCN_CNT_LATE = 12'h058;  // ro: RP passes that left a due timer for a later pass (catch-up bound exceeded: the scan rate is too low for the periods; saturating, 32 bits)
+  localparam logic [11:0] DCQCN_CNT_LATE = 12'h058;  // ro: RP passes whose bounded catch-up left a due timer (a late event or snapshot pass is replayed with its captured time until complete, so results stay event-exact; a late scan leaves the rest to the QP's next pass). Each replay costs two RMW cycles: many late passes mean the scans are too slow for the periods; saturating, 32 bits
   localparam logic [11:0] DCQCN_CNT_REINSERT = 12'h05c;  // ro: wheel tokens found not yet due in a due slot and re-inserted (beyond-horizon departures; saturating, 32 bits)
   localparam logic [11:0] DCQCN_CNT_GRANTS = 12'h060;  // ro: packets granted by the wheel (saturating, 32 bits)
   localparam logic [11:0] DCQCN_STAT_CTRL = 12'h070;  // wo: snapshot the per-QP counters, Rc and alpha of QP into STAT_*; QP >= Queues is ignored

@@ -9,9 +9,15 @@
 //   S3  dcqcn_rp_pass second half (decrease, increases, the event) and the RAM write
 // An event whose QP is in S2 (one ahead, result not ready) waits one cycle in S1: a
 // bubble goes into S2 and every ready is low (same-QP back-to-back events cost a cycle).
+// Replay (exactness for any configuration): a pass whose bounded catch-up leaves something
+// due is late (known in S2a); it writes back its partial catch-up without the event, the
+// event (kind, QP, captured time, bytes) moves from S2 into the replay register and
+// re-enters S2 one cycle later on its own S3 result (forwarded), ahead of S1, until a
+// pass is not late. Meanwhile S1 holds (re-reading its QP's word each cycle) and every
+// ready is low, so no later event of any QP overtakes it. A late scan is not replayed.
 // Timers are per-QP deadlines in the word; nothing ticks per QP. A round-robin scan
-// pass visits every QP at least once per Queues * ScanForce cycles so the bounded
-// catch-up of dcqcn_rp_pass never falls behind (else late_o pulses).
+// pass visits every QP at least once per Queues * ScanForce cycles, which keeps replays
+// rare (late_o pulses for every late pass).
 // Outputs: rate_* is registered (one pulse per pass that changed Rc: the wheel's rate
 // update); late_o and stat_* are combinational from S3 for the NIC-wide counters.
 // C++ twin: ll::dcqcn::RpCyc in cpp_model/dcqcn/dcqcn.cpp.
@@ -110,14 +116,18 @@ module dcqcn_rp #(
   logic [QW-1:0] e0_qp;
   logic [BytesW-1:0] e0_bytes;
 
+  logic          late_s2a, rep_now, hold;
   assign force_scan   = 32'(gap_q) + 32'd1 >= 32'(ScanForce);
   assign stall        = s1_valid_q && s2_valid_q && s1_qp_q == s2_qp_q;
-  assign snap_ready_o = done && !stall && !force_scan;
+  // the event/snapshot in S2 is late: replay it (S2 -> replay register)
+  assign rep_now      = s2_valid_q && s2_kind_q != dcqcn_fmt_pkg::EV_SCAN && late_s2a;
+  assign hold         = stall || rep_valid_q || rep_now;
+  assign snap_ready_o = done && !hold && !force_scan;
   assign cnp_ready_o  = snap_ready_o && !snap_valid_i;
   assign sent_ready_o = cnp_ready_o && !cnp_valid_i;
 
   always_comb begin
-    e0_valid = done && !stall;
+    e0_valid = done && !hold;
     e0_kind  = dcqcn_fmt_pkg::EV_SCAN;
     e0_qp    = scan_q;
     e0_bytes = '0;
@@ -155,6 +165,13 @@ module dcqcn_rp #(
   logic [BytesW-1:0] s1_bytes_q, s2_bytes_q;
   logic [dcqcn_fmt_pkg::QP_W-1:0]   s2_st_q, wb_q, st1, res, res_w;
   logic              late;
+  // replay register (a late event waiting to re-enter S2) and the event S2 takes next
+  logic              rep_valid_q, rep_clr_q;
+  logic [1:0]        rep_kind_q;
+  logic [QW-1:0]     rep_qp_q, e1_qp;
+  logic [dcqcn_fmt_pkg::TIME_W-1:0] rep_t_q;
+  logic [BytesW-1:0] rep_bytes_q;
+  assign e1_qp = rep_valid_q ? rep_qp_q : s1_qp_q;
 
   // ---- S2 + S3: the pass (result in S3)
   dcqcn_rp_pass #(.AlphaSteps(AlphaSteps), .DecSteps(DecSteps), .BytesW(BytesW)) u_pass (
@@ -163,12 +180,12 @@ module dcqcn_rp #(
     .g_shift_i(g_shift_i), .p_alpha_i(p_alpha_i), .p_dec_i(p_dec_i), .p_inc_i(p_inc_i),
     .byte_reset_i(byte_reset_i), .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i),
     .first_rate_i(first_rate_i), .line_i(LINE), .alpha_init_i(alpha_init_i),
-    .min_dec_fac_i(min_dec_fac_i), .st_o(res), .late_o(late)
+    .min_dec_fac_i(min_dec_fac_i), .st_o(res), .late_s2a_o(late_s2a), .late_o(late)
   );
 
   always_comb begin
     res_w = res;
-    if (s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && s3_clr_q) begin
+    if (s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && s3_clr_q && !late) begin
       res_w[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W] = '0;
       res_w[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W] = '0;
       res_w[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W]  = '0;
@@ -178,23 +195,23 @@ module dcqcn_rp #(
   end
 
   assign late_o       = s3_valid_q && late;
-  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_fmt_pkg::EV_SNAP;
+  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && !late;
   assign stat_cnt_o   = {res[dcqcn_fmt_pkg::W_CAI +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W]};
   assign stat_hai_o   = res[dcqcn_fmt_pkg::W_CHAI +: dcqcn_fmt_pkg::QCNT_W];
   assign stat_rc_o    = res[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
   assign stat_alpha_o = res[dcqcn_fmt_pkg::W_ALPHA +: dcqcn_fmt_pkg::ALPHA_W];
 
-  // ---- S1: forwarding
+  // ---- S1: forwarding for the event that enters S2 (the replay's QP is always in S3)
   always_comb begin
-    if (s3_valid_q && s3_qp_q == s1_qp_q)      st1 = res_w;
-    else if (wb_valid_q && wb_qp_q == s1_qp_q) st1 = wb_q;
-    else                                       st1 = ram_rdata;
+    if (s3_valid_q && s3_qp_q == e1_qp)      st1 = res_w;
+    else if (wb_valid_q && wb_qp_q == e1_qp) st1 = wb_q;
+    else                                     st1 = ram_rdata;
   end
 
-  // ---- RAM ports
+  // ---- RAM ports (a held S1 re-reads its QP: forwarding covers only the last two writes)
   always_comb begin
-    ram_re    = e0_valid;
-    ram_raddr = e0_qp;
+    ram_re    = e0_valid || (done && hold && s1_valid_q);
+    ram_raddr = e0_valid ? e0_qp : s1_qp_q;
     ram_we    = done ? s3_valid_q : sw_we;
     ram_waddr = done ? s3_qp_q : sw_addr;
     ram_wdata = done ? res_w : init_word;
@@ -208,12 +225,14 @@ module dcqcn_rp #(
       s2_valid_q   <= 1'b0;
       s3_valid_q   <= 1'b0;
       wb_valid_q   <= 1'b0;
+      rep_valid_q  <= 1'b0;
       rate_valid_o <= 1'b0;
     end else begin
       gap_q        <= gap_d;
       scan_q       <= scan_d;
-      if (!stall) s1_valid_q <= e0_valid;
-      s2_valid_q   <= s1_valid_q && !stall;
+      if (!hold) s1_valid_q <= e0_valid;
+      s2_valid_q   <= !rep_now && (rep_valid_q || (s1_valid_q && !stall));
+      rep_valid_q  <= rep_now;
       s3_valid_q   <= s2_valid_q;
       wb_valid_q   <= s3_valid_q;
       rate_valid_o <= s3_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s3_rc_q;
@@ -222,19 +241,32 @@ module dcqcn_rp #(
 
   // payload registers (no reset: qualified by the valid bits above)
   always_ff @(posedge clk_i) begin
-    if (!stall) begin
+    if (!hold) begin
       s1_kind_q  <= e0_kind;
       s1_qp_q    <= e0_qp;
       s1_t_q     <= now_i;
       s1_bytes_q <= e0_bytes;
       s1_clr_q   <= e0_clr;
     end
-    s2_kind_q  <= s1_kind_q;
-    s2_qp_q    <= s1_qp_q;
-    s2_t_q     <= s1_t_q;
-    s2_bytes_q <= s1_bytes_q;
-    s2_clr_q   <= s1_clr_q;
+    if (rep_valid_q) begin   // the replay: same event, its captured time
+      s2_kind_q  <= rep_kind_q;
+      s2_qp_q    <= rep_qp_q;
+      s2_t_q     <= rep_t_q;
+      s2_bytes_q <= rep_bytes_q;
+      s2_clr_q   <= rep_clr_q;
+    end else begin
+      s2_kind_q  <= s1_kind_q;
+      s2_qp_q    <= s1_qp_q;
+      s2_t_q     <= s1_t_q;
+      s2_bytes_q <= s1_bytes_q;
+      s2_clr_q   <= s1_clr_q;
+    end
     s2_st_q    <= st1;
+    rep_kind_q  <= s2_kind_q;
+    rep_qp_q    <= s2_qp_q;
+    rep_t_q     <= s2_t_q;
+    rep_bytes_q <= s2_bytes_q;
+    rep_clr_q   <= s2_clr_q;
     s3_kind_q  <= s2_kind_q;
     s3_qp_q    <= s2_qp_q;
     s3_clr_q   <= s2_clr_q;

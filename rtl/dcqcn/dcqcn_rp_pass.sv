@@ -1,8 +1,9 @@
 // dcqcn_rp_pass: one reaction-point pass over one QP's state word, two pipeline stages:
-// S2a (inputs -> register) the deadline arithmetic, the alpha chain, the decrease decision
-// and the increase before it; S2b (register -> st_o/late_o, combinational) the decrease,
-// the increase after it, the event and the packing. st_o/late_o belong to the inputs of
-// the previous cycle; the stage register is free-running (bubbles are the caller's valid).
+// S2a (inputs -> register) the deadline arithmetic, the alpha chain, the decrease decision,
+// the increase before it and whether the pass is late (late_s2a_o, combinational);
+// S2b (register -> st_o/late_o, combinational) the decrease, the increase after it, the
+// event and the packing. st_o/late_o belong to the inputs of the previous cycle; the stage
+// register is free-running (bubbles are the caller's valid).
 //
 // pass = catch-up (the timer expiries with time < limit, in time order; same time:
 // alpha update, increase timer, decrease check) + the event (CNP, bytes sent, or none
@@ -10,8 +11,11 @@
 // a CNP precedes them) and t + 1 for bytes sent (the byte counter comes last).
 // The catch-up is bounded: at most AlphaSteps alpha periods (an unrolled chain of exact
 // per-period steps, tapped at the decrease time), DecSteps decrease-check periods, one
-// increase before and one after a decrease. What does not fit is left for a later pass
-// and flagged on late_o (the scan keeps every QP inside the bounds; CNT_LATE counts it).
+// increase before and one after a decrease. If something due (< limit) is left the pass
+// is late: it applies its partial catch-up only, NOT the event (st_o keeps the event's
+// fields), and the caller replays the same event (dcqcn_rp: replay register) until a
+// pass is not late - so the result is the event-exact one for any configuration.
+// late_s2a_o is known in S2a (deadline arithmetic only) so the caller can hold S1.
 // C++ twin: ll::dcqcn::pass<Fixed>() in cpp_model/dcqcn/rp_core.h.
 `default_nettype none
 
@@ -44,7 +48,8 @@ module dcqcn_rp_pass #(
   input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] alpha_init_i,
   input  wire logic [dcqcn_fmt_pkg::ALPHA_W-1:0] min_dec_fac_i,
   output logic      [dcqcn_fmt_pkg::QP_W-1:0]    st_o,
-  output logic                               late_o
+  output logic                               late_s2a_o,  // the pass of st_i/ev_i/t_i is late
+  output logic                               late_o       // the pass of st_o was late
 );
 
   initial begin
@@ -144,17 +149,31 @@ module dcqcn_rp_pass #(
   logic [RW-1:0] rcA, rtA, rcB, rtB, rcC, rtC;
   logic [SW-1:0] tA, bcA, tB, bcB, tC, bcC;
   logic [CW-1:0] cfrA, caiA, chaiA, cfrC, caiC, chaiC;
-  logic [XW-1:0] dli_c, dliB;
   logic          clampB;
   logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB;
   logic [CW-1:0] cdecB;
-  logic          incon_c;
   // the one multiplier: NIC decrease in the catch-up or the paper's decrease at a CNP
   logic [RW-1:0] cut_rc, cut_res;
   logic [AW-1:0] cut_a, cut_f;
   logic [RW+AW-1:0] cut_prod;
 
   assign enA = act0 && incon0 && (dec ? (XW'(dli0) <= d1) : (XW'(dli0) < lim));
+
+  // increase-timer deadline after the catch-up (deadline arithmetic only, so S2a knows
+  // whether the pass is late): restarted by a decrease, advanced by incA / incC
+  logic [XW-1:0] dliB_a;
+  logic          enC_a, incon_a, late_a;
+  logic [XW-1:0] dli_a;
+  always_comb begin
+    if (dec)      dliB_a = d1 + XW'(p_inc_i);
+    else if (enA) dliB_a = XW'(dli0) + XW'(p_inc_i);
+    else          dliB_a = XW'(dli0);
+    enC_a   = dec && (dliB_a < lim);
+    dli_a   = enC_a ? dliB_a + XW'(p_inc_i) : dliB_a;
+    incon_a = dec || incon0;
+    late_a  = act0 && ((dla_c < lim0) || (incon_a && dli_a < lim0) || (nic_i && dld_c < lim0));
+  end
+  assign late_s2a_o = late_a;
 
   dcqcn_rp_incr u_inc_a (
     .en_i(enA), .byte_event_i(1'b0), .byte_on_i(byte_reset_i != '0), .hai_grow_i(hai_grow_i),
@@ -176,15 +195,13 @@ module dcqcn_rp_pass #(
   logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_q;
   logic [CW-1:0] cdec0_q;
   logic [CW-1:0] ccnp0_q;
-  logic [TW-1:0] dli0_q;
-  logic incon0_q;
   logic act0_q;
   logic cnpd0_q;
   logic dec_q;
-  logic [XW-1:0] d1_q;
-  logic [XW-1:0] lim_q;
-  logic [XW-1:0] lim0_q;
-  logic enA_q;
+  logic enC_q;
+  logic [XW-1:0] dli_c_q;
+  logic incon_c_q;
+  logic late_q;
   logic [AW-1:0] a_d1_q;
   logic [AW-1:0] a_c_q;
   logic [XW-1:0] dla_c_q;
@@ -221,15 +238,13 @@ module dcqcn_rp_pass #(
     by0_q <= by0;
     cdec0_q <= cdec0;
     ccnp0_q <= ccnp0;
-    dli0_q <= dli0;
-    incon0_q <= incon0;
     act0_q <= act0;
     cnpd0_q <= cnpd0;
     dec_q <= dec;
-    d1_q <= d1;
-    lim_q <= lim;
-    lim0_q <= lim0;
-    enA_q <= enA;
+    enC_q <= enC_a;
+    dli_c_q <= dli_a;
+    incon_c_q <= incon_a;
+    late_q <= late_a;
     a_d1_q <= a_d1;
     a_c_q <= a_c;
     dla_c_q <= dla_c;
@@ -273,8 +288,6 @@ module dcqcn_rp_pass #(
     bcB    = bcA_q;
     byB    = by0_q;
     cdecB  = cdec0_q;
-    dliB   = XW'(dli0_q);
-    incon_c = incon0_q;
     if (dec_q) begin
       rtB   = clampB ? rcA_q : rtA_q;
       rcB   = (cut_res < rmin_q) ? rmin_q : cut_res;
@@ -282,14 +295,10 @@ module dcqcn_rp_pass #(
       bcB   = '0;
       byB   = '0;
       cdecB = (&cdec0_q) ? cdec0_q : cdec0_q + 1'b1;
-      dliB  = d1_q + XW'(p_inc_q);
-      incon_c = 1'b1;
-    end else if (enA_q) begin
-      dliB  = XW'(dli0_q) + XW'(p_inc_q);
     end
   end
 
-  assign enC = dec_q && (dliB < lim_q);
+  assign enC = enC_q;
 
   dcqcn_rp_incr u_inc_c (
     .en_i(enC), .byte_event_i(1'b0), .byte_on_i(byte_reset_q != '0), .hai_grow_i(hai_grow_q),
@@ -297,8 +306,6 @@ module dcqcn_rp_pass #(
     .rc_i(rcB), .rt_i(rtB), .t_i(tB), .bc_i(bcB), .cfr_i(cfrA_q), .cai_i(caiA_q), .chai_i(chaiA_q),
     .rc_o(rcC), .rt_o(rtC), .t_o(tC), .bc_o(bcC), .cfr_o(cfrC), .cai_o(caiC), .chai_o(chaiC)
   );
-
-  assign dli_c = enC ? dliB + XW'(p_inc_q) : dliB;
 
   // ---- the event
   logic          is_cnp, is_sent, first;
@@ -315,8 +322,9 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tS, bcS;
   logic [CW-1:0] cfrS, caiS, chaiS;
 
-  assign is_cnp  = ev_q == dcqcn_fmt_pkg::EV_CNP;
-  assign is_sent = ev_q == dcqcn_fmt_pkg::EV_SENT;
+  // a late pass applies its catch-up only; the event waits for its replay
+  assign is_cnp  = ev_q == dcqcn_fmt_pkg::EV_CNP && !late_q;
+  assign is_sent = ev_q == dcqcn_fmt_pkg::EV_SENT && !late_q;
   assign first   = !act0_q;
   assign a_p     = first ? alpha_init_q : a_c_q;   // paper: alpha used by the cut at a CNP
 
@@ -329,8 +337,8 @@ module dcqcn_rp_pass #(
 
   always_comb begin
     rcE = rcC;  rtE = rtC;  aE = a_c_q;  tE = tC;  bcE = bcC;  byE = byB;
-    dlaE = dla_c_q;  dliE = dli_c;  dldE = dld_c_q;
-    actE = act0_q;  inconE = incon_c;  cnpaE = cnpa_c_q;  cnpdE = dec_q ? 1'b0 : cnpd0_q;
+    dlaE = dla_c_q;  dliE = dli_c_q;  dldE = dld_c_q;
+    actE = act0_q;  inconE = incon_c_q;  cnpaE = cnpa_c_q;  cnpdE = dec_q ? 1'b0 : cnpd0_q;
     ccnpE = ccnp0_q;  cdecE = cdecB;
     bsum = '0;
     enS = 1'b0;
@@ -364,7 +372,7 @@ module dcqcn_rp_pass #(
         dliE   = XW'(t_q) + XW'(p_inc_q);
         inconE = 1'b1;
       end
-    end else if (is_sent && incon_c && byte_reset_q != '0) begin
+    end else if (is_sent && incon_c_q && byte_reset_q != '0) begin
       bsum = (dcqcn_fmt_pkg::BYTE_W+1)'(byB) + (dcqcn_fmt_pkg::BYTE_W+1)'(bytes_q);
       byE  = bsum[dcqcn_fmt_pkg::BYTE_W] ? '1 : bsum[dcqcn_fmt_pkg::BYTE_W-1:0];
       if (byE >= byte_reset_q) begin
@@ -383,7 +391,7 @@ module dcqcn_rp_pass #(
 
   // ---- late and pack
   always_comb begin
-    late_o = act0_q && ((dla_c_q < lim0_q) || (incon_c && dli_c < lim0_q) || (nic_q && dld_c_q < lim0_q));
+    late_o = late_q;
     st_o = '0;
     st_o[dcqcn_fmt_pkg::W_RC +: RW]        = rcS;
     st_o[dcqcn_fmt_pkg::W_RT +: RW]        = rtS;

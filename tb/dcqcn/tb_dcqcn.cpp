@@ -294,7 +294,8 @@ class DcqcnBench {
     ops_.push_back({regs::STAGE_THRESHOLD, static_cast<uint32_t>(rng_.range(0, 5))});
     ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(rng_.range(1, 2000))});
     ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
-    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.range(1, 20000))});
+    // Rmin: sometimes high (cuts then floor at it often; replays slow the event rate down)
+    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.range(1, 20000))});
     ops_.push_back({regs::STAGE_FIRST_RATE, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(1, 200000))});
     ops_.push_back({regs::STAGE_ALPHA_INIT, static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF))});
     ops_.push_back({regs::STAGE_MIN_DEC_FAC, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF))});
@@ -338,6 +339,11 @@ class DcqcnBench {
       if (r.late) cov_.hit("catch_up_late");
       if (r.kind == dq::Ev::Scan) cov_.hit("scan_pass");
     }
+    if (r.replay) {  // a late event/snapshot pass: written back partially, event replayed
+      cov_.hit(r.replay_kind == dq::Ev::Cnp ? "replay_cnp" : r.replay_kind == dq::Ev::Sent ? "replay_sent" : "replay_snapshot");
+      if (r.replay_again) cov_.hit("replay_again");
+    }
+    if (r.replay_blocks_same_qp) cov_.hit("replay_same_qp_waits");
     if (r.fwd_s2) cov_.hit("rmw_hazard_s2");
     if (r.fwd_wb) cov_.hit("rmw_hazard_wb");
     if (r.stall) cov_.hit("rmw_hazard_stall");
