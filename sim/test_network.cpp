@@ -157,12 +157,12 @@ TEST(Network, IncastWithoutPfcDrops) {
   EXPECT_GT(r.net->totals().data_dropped, 0u);
 }
 
-// Known failure of the PFC block (docs/pfc.md, "Known issue"): with the dynamic XOFF
-// threshold the PFC model RESUMEs an ingress queue whose headroom counter is not yet
-// empty (XON compares cnt + hdr with a threshold that rises as other queues drain); the
-// leftover headroom is only drained by later departures, so it ratchets up over XOFF/XON
-// cycles until an admission in XOFF finds no headroom: lossless drops (177 here).
-TEST(Network, DISABLED_PfcIncastIsLosslessWithDynamicThreshold) {
+// The same incast with the dynamic XOFF threshold (alpha x free buffer, rising as other
+// queues drain). The PFC block RESUMEs a queue only once its headroom is empty
+// (docs/pfc.md, "XON only with the headroom empty"); with the earlier rule (XON on
+// cnt + hdr alone) leftover headroom ratcheted up over fast XOFF/XON cycles until an
+// admission in XOFF found none: 177 lossless drops here.
+TEST(Network, PfcIncastIsLosslessWithDynamicThreshold) {
   const SimRun r(kIncast, {"switch.pfc.threshold=dynamic"});
   EXPECT_GE(r.pauses_sent(), 1u);
   EXPECT_EQ(r.net->totals().lossless_drops, 0u);

@@ -268,8 +268,11 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
       eq.ecnt = csub(eq.ecnt, len);
       if (op.ll) egll = csub(egll0, len);
       else egly = csub(egly0, len);
-      const uint64_t tot = uint64_t{iq.cnt} + iq.hdr;
-      const bool xon = tot == 0 || tot + L.xon_offset <= lim;
+      // XON only with the headroom empty again (after this departure's own drain), so
+      // the next PAUSE can rely on all of HDRM[p]; then cnt is empty or XON_OFFSET below lim
+      const bool low = iq.cnt == 0 || uint64_t{iq.cnt} + L.xon_offset <= lim;
+      const bool xon = iq.hdr == 0 && low;
+      fx.xon_hdr_hold = iq.xoff && low && iq.hdr != 0;
       if (iq.xoff && xon) {
         iq.xoff = false; iq.rt = 0; fx.pz_v = true; fx.pz_quanta = 0; fx.inc |= 1u << kResumeTx;
       }
@@ -289,8 +292,10 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
     case kSweep: {
       fx.iq_we = fx.eq_we = true;
       if (iq.xoff) {
-        const uint64_t tot = uint64_t{iq.cnt} + iq.hdr;
-        const bool xon = tot == 0 || tot + L.xon_offset <= lim;
+        // the same XON rule as a departure: headroom empty, count low enough or zero
+        const bool low = iq.cnt == 0 || uint64_t{iq.cnt} + L.xon_offset <= lim;
+        const bool xon = iq.hdr == 0 && low;
+        fx.xon_hdr_hold = low && iq.hdr != 0;
         if (xon) {
           iq.xoff = false; iq.rt = 0; fx.pz_v = true; fx.pz_quanta = 0; fx.inc |= 1u << kResumeTx;
         } else {
@@ -516,6 +521,7 @@ void Model::tick(const Inputs& in) {
     trace_.expired = fx.expired;
     trace_.sh_pool_full = fx.dec_v && fx.sh_pool_full && !eq_cur.storm;
     trace_.shp_full = fx.dec_v && fx.shp_full && fx.why == 1;
+    trace_.xon_hdr_hold = fx.xon_hdr_hold;
   }
 
   // ---- register interface

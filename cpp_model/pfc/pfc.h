@@ -181,6 +181,7 @@ class Model {
     bool expired = false;            // a received PAUSE ran out
     bool sh_pool_full = false;       // admission refused by the shared-pool limit alone
     bool shp_full = false;           // headroom refused by the shared headroom pool alone
+    bool xon_hdr_hold = false;       // XOFF kept only because the headroom is not empty
     bool sweep_start = false, overrun = false;
   };
   const Trace& trace() const { return trace_; }
@@ -201,6 +202,7 @@ class Model {
     uint32_t inc = 0;  // bit mask of global counters to increment
     bool snap = false;
     bool expired = false, sh_pool_full = false, shp_full = false;  // coverage only
+    bool xon_hdr_hold = false;                                      // coverage only
   };
   // The S1 logic: new entries, pools and effects of one op on current entries.
   // Values the RTL registers (thr_q, egthr_q, shp_q, bpt_q): the XOFF threshold above the

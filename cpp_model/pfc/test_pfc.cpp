@@ -163,7 +163,12 @@ TEST(PfcThreshold, XonRecheckedWhenDynamicThresholdGrows) {
   for (int i = 0; i < 60; ++i) m.admit(1, 2, 3, 1000, true);  // port 1 fills 50 KB, XOFF
   for (int i = 0; i < 30; ++i) m.admit(0, 1, 3, 1000, true);  // port 0: limit 50000 - cnt
   EXPECT_TRUE(m.xoff(0, 3));
+  EXPECT_EQ(m.queue_stats(0, 3).hdr, 5000u);
   m.take_pause_requests();
+  // port 0 drains its headroom (25000 + 1000 > 25000: no XON yet)
+  for (int i = 0; i < 5; ++i) m.depart(0, 1, 3, 1000, true);
+  EXPECT_EQ(m.queue_stats(0, 3).hdr, 0u);
+  EXPECT_TRUE(m.xoff(0, 3));
   // port 1 drains completely; port 0's count did not change, but its limit grew
   for (int i = 0; i < 60; ++i) m.depart(1, 2, 3, 1000, true);
   m.take_pause_requests();
@@ -174,6 +179,85 @@ TEST(PfcThreshold, XonRecheckedWhenDynamicThresholdGrows) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].port, 0u);
   EXPECT_EQ(p[0].quanta, 0u);
+}
+
+// XON (RESUME) only once the headroom is empty: the next PAUSE must be able to rely on all
+// of HDRM[p]. Old rule (cnt + hdr + XON_OFFSET <= lim) resumed here with hdr = 3000.
+TEST(PfcThreshold, XonWaitsForEmptyHeadroomWhenDynamicThresholdGrows) {
+  Settings s = static_settings();
+  s.dyn = true;
+  s.shared_size = 100000;
+  s.xon_offset = 1000;
+  Model m = make(s);
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(m.admit(1, 2, 0, 1000, false).dec, Decision::Admit);  // lossy, 40 KB
+  int n = 0;
+  while (m.admit(0, 1, 3, 1000, true).dec == Decision::Admit) ++n;  // limit 60000 - cnt
+  EXPECT_EQ(n, 30);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(m.admit(0, 1, 3, 1000, true).dec, Decision::Headroom);
+  EXPECT_TRUE(m.xoff(0, 3));
+  EXPECT_EQ(m.queue_stats(0, 3).hdr, 5000u);
+  m.take_pause_requests();
+  m.depart(0, 1, 3, 1000, true);  // headroom first: 4000 left
+  m.depart(0, 1, 3, 1000, true);  // 3000 left
+  // the other queue drains: the limit grows to 100000 - 30000, far above cnt + XON_OFFSET
+  for (int i = 0; i < 40; ++i) m.depart(1, 2, 0, 1000, false);
+  EXPECT_EQ(m.xoff_limit(3), 70000u);
+  EXPECT_EQ(m.queue_stats(0, 3).cnt, 30000u);
+  EXPECT_EQ(m.queue_stats(0, 3).hdr, 3000u);
+  EXPECT_TRUE(m.xoff(0, 3));  // the departures did not resume (headroom not empty) ...
+  m.advance_ticks(3);
+  EXPECT_TRUE(m.xoff(0, 3));  // ... nor does the sweep
+  EXPECT_TRUE(m.take_pause_requests().empty());
+  m.depart(0, 1, 3, 1000, true);
+  m.depart(0, 1, 3, 1000, true);
+  EXPECT_TRUE(m.xoff(0, 3));   // hdr = 1000
+  m.depart(0, 1, 3, 500, true);
+  EXPECT_TRUE(m.xoff(0, 3));   // hdr = 500
+  m.depart(0, 1, 3, 1000, true);  // drains the last 500 of headroom and 500 of cnt: XON
+  EXPECT_FALSE(m.xoff(0, 3));
+  EXPECT_EQ(m.queue_stats(0, 3).hdr, 0u);
+  EXPECT_EQ(m.queue_stats(0, 3).cnt, 29500u);
+  auto p = m.take_pause_requests();
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].quanta, 0u);
+  EXPECT_EQ(m.counter(kResumeTx), 1u);
+}
+
+// Fast XOFF/XON cycles under a dynamic threshold: an upstream that keeps sending HDRM bytes
+// after each PAUSE (its in-flight data) never overflows the headroom, because every RESUME
+// leaves the headroom empty. With the old XON rule the leftover headroom ratchets up and
+// the second cycle already drops lossless packets.
+TEST(PfcHeadroom, RepeatedXoffXonCyclesNeverOverflowHeadroom) {
+  Settings s = static_settings();
+  s.dyn = true;
+  s.shared_size = 100000;
+  s.xon_offset = 1000;
+  Model m = make(s);
+  int resumes = 0;
+  for (int round = 0; round < 50; ++round) {
+    SCOPED_TRACE(round);
+    for (int i = 0; i < 40; ++i) m.admit(1, 2, 0, 1000, false);  // another queue takes the pool
+    bool paused = false;
+    for (int i = 0; i < 200 && !paused; ++i) {
+      const auto r = m.admit(0, 1, 3, 1000, true);
+      ASSERT_NE(r.dec, Decision::Drop);
+      for (const auto& p : m.take_pause_requests()) paused |= p.port == 0 && p.quanta != 0;
+    }
+    ASSERT_TRUE(paused);
+    // in flight after the PAUSE: HDRM - 1000 more bytes (the packet that crossed is in headroom)
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(m.admit(0, 1, 3, 1000, true).dec, Decision::Headroom) << i;
+    m.depart(0, 1, 3, 1000, true);
+    m.depart(0, 1, 3, 1000, true);
+    for (int i = 0; i < 40; ++i) m.depart(1, 2, 0, 1000, false);  // the limit grows again
+    m.advance_ticks(1);
+    for (int i = 0; i < 200 && m.xoff(0, 3); ++i) m.depart(0, 1, 3, 1000, true);
+    ASSERT_FALSE(m.xoff(0, 3));
+    EXPECT_EQ(m.queue_stats(0, 3).hdr, 0u);
+    for (const auto& p : m.take_pause_requests()) resumes += p.port == 0 && p.quanta == 0;
+  }
+  EXPECT_EQ(resumes, 50);
+  EXPECT_EQ(m.violations(), 0u);
+  EXPECT_EQ(m.queue_stats(0, 3).violations, 0u);
 }
 
 TEST(PfcHeadroom, AbsorptionThenViolation) {

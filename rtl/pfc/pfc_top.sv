@@ -501,9 +501,11 @@ module pfc_top #(
           n_ecnt = csub(e_cnt, len_x[CntW-1:0]);
           if (s1_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
           else         egly_used_d = csub(egly_used_q, len_x[CntW-1:0]);
-          // XON: the queue is empty after the departure (cnt + hdr <= len), or
-          // cnt + hdr - len + XON_OFFSET <= lim
-          xon = tot <= len_x || (!k_dep[CntW+2] && (CntW + 3)'(tot) <= k_dep);
+          // XON only with the headroom empty after the departure (hdr <= len), so the next
+          // PAUSE can rely on all of HDRM[p]; and then the queue is empty (cnt + hdr <= len)
+          // or cnt + hdr - len + XON_OFFSET <= lim
+          xon = {1'b0, i_hdr} <= len_x &&
+                (tot <= len_x || (!k_dep[CntW+2] && (CntW + 3)'(tot) <= k_dep));
           if (i_xoff && xon) begin
             n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
           end
@@ -522,7 +524,8 @@ module pfc_top #(
           iq_we1 = 1'b1; eq_we1 = 1'b1;
           // ingress side: XON re-check (dynamic threshold may have grown), PAUSE refresh
           if (i_xoff) begin
-            xon = tot == '0 || (!k_sw[CntW+2] && (CntW + 3)'(tot) <= k_sw);
+            // the same rule as a departure: headroom empty, then count zero or low enough
+            xon = i_hdr == '0 && (tot == '0 || (!k_sw[CntW+2] && (CntW + 3)'(tot) <= k_sw));
             if (xon) begin
               n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
             end else begin

@@ -139,7 +139,9 @@ int run_lockstep(const Options& o, const Params& params) {
   uint64_t valid_cycles = 0, live_cycles = 0, compared = 0;
   const auto t0 = std::chrono::steady_clock::now();
 
-  for (uint64_t c = 0; c < o.cycles; ++c) {
+  // Cycle 0 is not compared (the DUT's state is defined from the first reset edge on), so
+  // the run takes one more cycle than it compares: --cycles N compares exactly N.
+  for (uint64_t c = 0; c <= o.cycles; ++c) {
     const bool in_reset = c < init_reset || in_mid_reset(c);
     In in = bench->stimulus(c, in_reset);
     in.rst_n = !in_reset;

@@ -354,9 +354,15 @@ class PfcBench {
     const uint64_t sh_hi = std::min<uint64_t>(60000, cmax_ / 4);
     s.shared_size = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(4000, sh_hi), sh_hi));
     const uint64_t per_q = (cmax_ - s.shared_size) / cfg_.entries();
-    s.egll_size = rng_.chance(50) ? static_cast<uint32_t>(rng_.range(3000, 40000)) : cmax_;
+    // a limited egress lossless pool no larger than the shared pool, so lossless traffic can fill it
+    s.egll_size = rng_.chance(50) ? static_cast<uint32_t>(rng_.range(3000, std::max<uint64_t>(3000, std::min<uint64_t>(40000, s.shared_size)))) : cmax_;
     s.egly_size = static_cast<uint32_t>(rng_.range(2000, 40000));
-    s.oversub = static_cast<uint32_t>(rng_.range(0, 7));
+    // With the egress lossless pool unlimited, usually a strongly oversubscribed (small)
+    // shared headroom pool: since XON waits for empty headroom, queues leave little headroom
+    // behind, so a large pool is rarely full. A limited egress lossless pool keeps the
+    // uniform choice (a small headroom pool would keep lossless bytes out of it).
+    const bool egll_limited = s.egll_size != cmax_;
+    s.oversub = static_cast<uint32_t>(!egll_limited && rng_.chance(70) ? rng_.range(4, 7) : rng_.range(0, 7));
     s.quanta = rng_.chance(80) ? static_cast<uint32_t>(rng_.range(1, 3000)) : 0xFFFF;
     s.refresh = rng_.chance(85) ? static_cast<uint32_t>(rng_.range(1, 12)) : 0;
     static const uint32_t speeds[] = {10, 25, 40, 100, 400};
@@ -423,6 +429,7 @@ class PfcBench {
       if (t.pz_quanta == 0) cov_.hit(t.op == 2 ? "xon" : "xon_sweep");
       if (t.op == 4 && t.pz_quanta != 0) cov_.hit("refresh");
     }
+    if (t.xon_hdr_hold) cov_.hit(t.op == 2 ? "xon_held_by_headroom" : "xon_held_by_headroom_sweep");
     if (t.op == 3) cov_.hit("pfc_rx");
     if (t.expired) cov_.hit("quanta_expiry");
     if (t.inc & (1u << pf::kWdStorm)) cov_.hit("wd_detect");
