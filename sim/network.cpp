@@ -192,15 +192,18 @@ void Network::build_switch(NodeId n) {
     st.lossless = pc.enable ? (1u << kDataPrio) : 0u;
     // Static XOFF: given, or pfc_buffer_calc's t_PFC = (B - P n t_flight) / (P n) for this
     // switch (n ports, P = 1 lossless priority, t_flight = the headroom).
+    // The same threshold is the ingress admission limit of lossy traffic (all of it when PFC
+    // is off), so it is derived either way; without PFC no headroom is set aside.
     uint64_t xoff = pc.xoff;
-    if (xoff == 0 && pc.enable) {
+    if (xoff == 0) {
+      const uint64_t tflight = pc.enable ? headroom : 0;
       pfc::buffer::Inputs in;
       in.buffer = pc.buffer;
       in.ports = P;
       in.prios = 1;
-      in.tflight = headroom;
+      in.tflight = tflight;
       in.beta = pfc::buffer::Q{8, 1};  // required by the calculator; the static bound does not use it
-      if (pc.buffer > uint64_t{P} * headroom) {
+      if (pc.buffer > uint64_t{P} * tflight) {
         try {
           const pfc::buffer::Q t = pfc::buffer::compute(in).static_tpfc;
           xoff = static_cast<uint64_t>(t.num / t.den);
