@@ -10,12 +10,13 @@ plots (gnuplot, PNG) next to each run's flows.csv and summary.json:
 """
 import argparse
 import concurrent.futures
-import csv
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sim_plot import plots  # noqa: E402
 
 VARIANTS = [
     ("ecmp-gbn", "ecmp", "gbn"),
@@ -61,63 +62,6 @@ def table(results):
             cells.append(f"{b['fct_us']['mean']:>9.0f} /{b['fct_us']['p99']:>8.0f}" if b["count"] else f"{'-':>19}")
         lines.append(f"{name:<10} " + " ".join(cells))
     return "\n".join(lines)
-
-
-def plots(out, results):
-    gp = shutil.which("gnuplot")
-    if not gp:
-        raise RuntimeError("gnuplot not found (make deps installs gnuplot-nox)")
-    # FCT p99 slowdown by size bucket
-    buckets = [b["size"] for b in results[0][1]["fct"]["by_size"]]
-    dat = os.path.join(out, "fct_by_size.dat")
-    with open(dat, "w") as f:
-        f.write("bucket " + " ".join(n for n, _ in results) + "\n")
-        for i, b in enumerate(buckets):
-            row = []
-            for _, s in results:
-                e = s["fct"]["by_size"][i]
-                row.append(f"{e['slowdown']['p99']:.3f}" if e["count"] else "NaN")
-            f.write(f'"{b}" ' + " ".join(row) + "\n")
-    # slowdown CDFs
-    cdfs = []
-    for name, _ in results:
-        vals = []
-        with open(os.path.join(out, name, "flows.csv")) as f:
-            for r in csv.DictReader(f):
-                if r["slowdown"]:
-                    vals.append(float(r["slowdown"]))
-        vals.sort()
-        path = os.path.join(out, f"cdf_{name}.dat")
-        with open(path, "w") as f:
-            for i, v in enumerate(vals):
-                f.write(f"{v} {(i + 1) / len(vals)}\n")
-        cdfs.append((name, path))
-    script = f"""
-set terminal pngcairo size 1000,600
-set output '{os.path.join(out, "fct_by_size.png")}'
-set title 'FCT slowdown p99 by flow size (demo scenario)'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set logscale y
-set ylabel 'slowdown p99 (FCT / ideal)'
-set key top left
-set grid ytics
-plot for [c=2:{len(results) + 1}] '{dat}' using c:xtic(1) title columnheader(c)
-unset logscale y
-set output '{os.path.join(out, "fct_cdf.png")}'
-set title 'CDF of FCT slowdown, all completed flows'
-set style data lines
-set logscale x
-set xlabel 'slowdown (FCT / ideal)'
-set ylabel 'fraction of flows'
-set key bottom right
-set yrange [0:1]
-plot {", ".join(f"'{p}' using 1:2 with lines lw 2 title '{n}'" for n, p in cdfs)}
-"""
-    p = subprocess.run([gp], input=script, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError("gnuplot: " + p.stderr.strip())
 
 
 def main():

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Plots of fabric-simulator runs (gnuplot, PNG).
+
+  scripts/sim_plot.py OUT RUN_DIR [RUN_DIR...]
+
+Each RUN_DIR holds one run's flows.csv and summary.json (lossless_sim --out RUN_DIR); the
+run is labelled by its directory name. Writes OUT/fct_by_size.png (FCT slowdown p99 by flow
+size, one bar per run) and OUT/fct_cdf.png (CDF of the FCT slowdown of all completed flows).
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+
+def plots(out, results, dirs=None):
+    """results: [(label, summary dict)]; dirs: label -> run directory (default out/label)."""
+    dirs = dirs or {name: os.path.join(out, name) for name, _ in results}
+    gp = shutil.which("gnuplot")
+    if not gp:
+        raise RuntimeError("gnuplot not found (make deps installs gnuplot-nox)")
+    # FCT p99 slowdown by size bucket
+    buckets = [b["size"] for b in results[0][1]["fct"]["by_size"]]
+    dat = os.path.join(out, "fct_by_size.dat")
+    with open(dat, "w") as f:
+        f.write("bucket " + " ".join(n for n, _ in results) + "\n")
+        for i, b in enumerate(buckets):
+            row = []
+            for _, s in results:
+                e = s["fct"]["by_size"][i]
+                row.append(f"{e['slowdown']['p99']:.3f}" if e["count"] else "NaN")
+            f.write(f'"{b}" ' + " ".join(row) + "\n")
+    # slowdown CDFs
+    cdfs = []
+    for name, _ in results:
+        vals = []
+        with open(os.path.join(dirs[name], "flows.csv")) as f:
+            for r in csv.DictReader(f):
+                if r["slowdown"]:
+                    vals.append(float(r["slowdown"]))
+        vals.sort()
+        path = os.path.join(out, f"cdf_{name}.dat")
+        with open(path, "w") as f:
+            for i, v in enumerate(vals):
+                f.write(f"{v} {(i + 1) / len(vals)}\n")
+        cdfs.append((name, path))
+    script = f"""
+set terminal pngcairo size 1000,600
+set output '{os.path.join(out, "fct_by_size.png")}'
+set title 'FCT slowdown p99 by flow size'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set ylabel 'slowdown p99 (FCT / ideal)'
+set key top right
+set grid ytics
+plot for [c=2:{len(results) + 1}] '{dat}' using c:xtic(1) title columnheader(c)
+unset logscale y
+set output '{os.path.join(out, "fct_cdf.png")}'
+set title 'CDF of FCT slowdown, all completed flows'
+set style data lines
+set logscale x
+set xlabel 'slowdown (FCT / ideal)'
+set ylabel 'fraction of flows'
+set key bottom right
+set yrange [0:1]
+plot {", ".join(f"'{p}' using 1:2 with lines lw 2 title '{n}'" for n, p in cdfs)}
+"""
+    p = subprocess.run([gp], input=script, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("gnuplot: " + p.stderr.strip())
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        sys.exit(__doc__.strip())
+    out, runs = sys.argv[1], sys.argv[2:]
+    results, dirs = [], {}
+    for d in runs:
+        name = os.path.basename(os.path.normpath(d))
+        try:
+            with open(os.path.join(d, "summary.json")) as f:
+                results.append((name, json.load(f)))
+        except OSError as e:
+            sys.exit(f"sim_plot: {d}: no summary.json ({e.strerror})")
+        if not os.path.exists(os.path.join(d, "flows.csv")):
+            sys.exit(f"sim_plot: {d}: no flows.csv")
+        dirs[name] = d
+    os.makedirs(out, exist_ok=True)
+    try:
+        plots(out, results, dirs)
+    except RuntimeError as e:
+        sys.exit(f"sim_plot: {e}")
+    print(f"plots: {out}/fct_by_size.png, {out}/fct_cdf.png")
+
+
+if __name__ == "__main__":
+    main()
