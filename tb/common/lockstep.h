@@ -46,6 +46,37 @@ struct CfgOp {
   uint32_t addr, data;
 };
 
+// The signals of the register interface every block has (docs/CONVENTIONS.md: cfg_we_i,
+// cfg_re_i, cfg_addr_i, cfg_wdata_i, cfg_rdata_o, cfg_rvalid_o, init_done_o), bound,
+// driven and sampled the same way by every bench. In / Out are the model's port structs.
+struct RegPort {
+  sc_signal<bool> we, re, rvalid, init_done;
+  sc_signal<uint32_t> addr, wdata, rdata;
+  template <class Dut>
+  void bind(Dut& d) {
+    d.cfg_we_i(we);
+    d.cfg_re_i(re);
+    d.cfg_addr_i(addr);
+    d.cfg_wdata_i(wdata);
+    d.cfg_rdata_o(rdata);
+    d.cfg_rvalid_o(rvalid);
+    d.init_done_o(init_done);
+  }
+  template <class In>
+  void drive(const In& in) {
+    we.write(in.cfg_we);
+    re.write(in.cfg_re);
+    addr.write(in.cfg_addr);
+    wdata.write(in.cfg_wdata);
+  }
+  template <class Out>
+  void sample(Out& o) const {
+    o.cfg_rdata = rdata.read();
+    o.cfg_rvalid = rvalid.read();
+    o.init_done = init_done.read();
+  }
+};
+
 // Exit codes of a bench.
 enum Exit : int { kPass = 0, kUsage = 2, kMismatch = 3, kCoverage = 4, kStimulus = 5 };
 

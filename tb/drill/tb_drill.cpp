@@ -66,13 +66,7 @@ class DrillBench {
     dut_.occ_we_i(occ_we_);
     dut_.occ_port_i(occ_port_);
     dut_.occ_value_i(occ_value_);
-    dut_.cfg_we_i(cfg_we_);
-    dut_.cfg_re_i(cfg_re_);
-    dut_.cfg_addr_i(cfg_addr_);
-    dut_.cfg_wdata_i(cfg_wdata_);
-    dut_.cfg_rdata_o(cfg_rdata_);
-    dut_.cfg_rvalid_o(cfg_rvalid_);
-    dut_.init_done_o(init_done_);
+    reg_.bind(dut_);
   }
 
   void drive(const In& in) {
@@ -87,10 +81,7 @@ class DrillBench {
     occ_we_.write(in.occ_we);
     put(occ_port_, in.occ_port);
     put(occ_value_, in.occ_value);
-    cfg_we_.write(in.cfg_we);
-    cfg_re_.write(in.cfg_re);
-    cfg_addr_.write(in.cfg_addr);
-    cfg_wdata_.write(in.cfg_wdata);
+    reg_.drive(in);
   }
 
   Out sample() const {
@@ -101,9 +92,7 @@ class DrillBench {
       o.out_port[e] = static_cast<uint32_t>(get(out_port_[e]));
       o.out_empty[e] = out_empty_[e].read();
     }
-    o.cfg_rdata = cfg_rdata_.read();
-    o.cfg_rvalid = cfg_rvalid_.read();
-    o.init_done = init_done_.read();
+    reg_.sample(o);
     return o;
   }
 
@@ -396,7 +385,8 @@ class DrillBench {
   Rng rng_;
   Coverage& cov_;
   Dut dut_{"dut"};
-  sc_signal<bool> rst_n_, occ_we_, cfg_we_, cfg_re_, cfg_rvalid_, init_done_;
+  ll::tb::RegPort reg_;
+  sc_signal<bool> rst_n_, occ_we_;
   sc_signal<bool> valid_[4], ready_[4], grp_en_[4], out_valid_[4], out_empty_[4];
   sc_signal<PortT<decltype(std::declval<Dut>().e0_hash_i)>> hash_[4];
   sc_signal<PortT<decltype(std::declval<Dut>().e0_mask_i)>> mask_[4];
@@ -404,7 +394,6 @@ class DrillBench {
   sc_signal<PortT<decltype(std::declval<Dut>().e0_out_port_o)>> out_port_[4];
   sc_signal<PortT<decltype(std::declval<Dut>().occ_port_i)>> occ_port_;
   sc_signal<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
-  sc_signal<uint32_t> cfg_addr_, cfg_wdata_, cfg_rdata_;
 
   uint32_t omax_ = 0;
   uint64_t pmask_ = 0, fixed_mask_ = 0xFFFFFFFFFFFFFFFFull;

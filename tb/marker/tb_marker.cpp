@@ -45,13 +45,7 @@ class MarkerBench {
     dut_.dec_queue_o(dec_queue_);
     dut_.dec_mark_o(dec_mark_);
     dut_.dec_drop_o(dec_drop_);
-    dut_.cfg_we_i(cfg_we_);
-    dut_.cfg_re_i(cfg_re_);
-    dut_.cfg_addr_i(cfg_addr_);
-    dut_.cfg_wdata_i(cfg_wdata_);
-    dut_.cfg_rdata_o(cfg_rdata_);
-    dut_.cfg_rvalid_o(cfg_rvalid_);
-    dut_.init_done_o(init_done_);
+    reg_.bind(dut_);
   }
 
   void drive(const In& in) {
@@ -63,10 +57,7 @@ class MarkerBench {
     ev_ect_.write(in.ev_ect);
     ev_lossless_.write(in.ev_lossless);
     dec_ready_.write(in.dec_ready);
-    cfg_we_.write(in.cfg_we);
-    cfg_re_.write(in.cfg_re);
-    cfg_addr_.write(in.cfg_addr);
-    cfg_wdata_.write(in.cfg_wdata);
+    reg_.drive(in);
   }
 
   Out sample() const {
@@ -76,9 +67,7 @@ class MarkerBench {
     o.dec_queue = dec_queue_.read();
     o.dec_mark = dec_mark_.read();
     o.dec_drop = dec_drop_.read();
-    o.cfg_rdata = cfg_rdata_.read();
-    o.cfg_rvalid = cfg_rvalid_.read();
-    o.init_done = init_done_.read();
+    reg_.sample(o);
     return o;
   }
 
@@ -356,9 +345,10 @@ class MarkerBench {
   Rng rng_;
   Coverage& cov_;
   Dut dut_{"dut"};
+  ll::tb::RegPort reg_;
   sc_signal<bool> rst_n_, ev_valid_, ev_ready_, ev_deq_, ev_ect_, ev_lossless_, dec_valid_,
-      dec_ready_, dec_mark_, dec_drop_, cfg_we_, cfg_re_, cfg_rvalid_, init_done_;
-  sc_signal<uint32_t> ev_queue_, ev_qlen_, dec_queue_, cfg_addr_, cfg_wdata_, cfg_rdata_;
+      dec_ready_, dec_mark_, dec_drop_;
+  sc_signal<uint32_t> ev_queue_, ev_qlen_, dec_queue_;
 
   std::vector<mk::Profile> shadow_;
   std::vector<uint32_t> qmap_;

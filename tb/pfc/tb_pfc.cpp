@@ -77,13 +77,7 @@ class PfcBench {
     dut_.eg_qport_i(eg_qport_);
     dut_.eg_paused_o(eg_paused_);
     dut_.eg_storm_o(eg_storm_);
-    dut_.cfg_we_i(cfg_we_);
-    dut_.cfg_re_i(cfg_re_);
-    dut_.cfg_addr_i(cfg_addr_);
-    dut_.cfg_wdata_i(cfg_wdata_);
-    dut_.cfg_rdata_o(cfg_rdata_);
-    dut_.cfg_rvalid_o(cfg_rvalid_);
-    dut_.init_done_o(init_done_);
+    reg_.bind(dut_);
   }
 
   void drive(const In& in) {
@@ -106,10 +100,7 @@ class PfcBench {
     pfc_quanta_.write(in.pfc_quanta);
     tick_.write(in.tick);
     eg_qport_.write(in.eg_qport);
-    cfg_we_.write(in.cfg_we);
-    cfg_re_.write(in.cfg_re);
-    cfg_addr_.write(in.cfg_addr);
-    cfg_wdata_.write(in.cfg_wdata);
+    reg_.drive(in);
   }
 
   Out sample() const {
@@ -126,9 +117,7 @@ class PfcBench {
     o.pause_quanta = pause_quanta_.read();
     o.eg_paused = eg_paused_.read();
     o.eg_storm = eg_storm_.read();
-    o.cfg_rdata = cfg_rdata_.read();
-    o.cfg_rvalid = cfg_rvalid_.read();
-    o.init_done = init_done_.read();
+    reg_.sample(o);
     return o;
   }
 
@@ -444,11 +433,12 @@ class PfcBench {
   Rng rng_;
   Coverage& cov_;
   Dut dut_{"dut"};
+  ll::tb::RegPort reg_;
   sc_signal<bool> rst_n_, adm_valid_, adm_ready_, adm_ll_, dec_valid_, dep_valid_, dep_ready_, dep_ll_,
-      pfc_valid_, pfc_ready_, tick_, pause_valid_, cfg_we_, cfg_re_, cfg_rvalid_, init_done_;
+      pfc_valid_, pfc_ready_, tick_, pause_valid_;
   sc_signal<uint32_t> adm_iport_, adm_eport_, adm_prio_, adm_len_, dec_, dec_why_, dep_iport_, dep_eport_,
       dep_prio_, dep_len_, pfc_port_, pfc_prio_, pfc_quanta_, pause_port_, pause_prio_, pause_quanta_,
-      eg_qport_, eg_paused_, eg_storm_, cfg_addr_, cfg_wdata_, cfg_rdata_;
+      eg_qport_, eg_paused_, eg_storm_;
 
   uint32_t cmax_ = 0;
   uint64_t smax_ = 0;
