@@ -13,6 +13,7 @@ PACKAGES=(
   yosys nextpnr-ice40 fpga-icestorm                     # synthesis, place and route
   gtkwave                                               # viewing first-mismatch waveforms
   nlohmann-json3-dev                                    # scenario and report files (sim)
+  libtomlplusplus-dev                                   # TOML scenario files (sim)
   gnuplot-nox                                           # plots (sim, dcqcn_trace)
 )
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include "sim/units.h"
 
@@ -664,12 +665,26 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   return s;
 }
 
+std::string toml_to_json(const std::string& toml_text, const std::string& origin) {
+  try {
+    const toml::table t = toml::parse(toml_text, origin);
+    std::ostringstream out;
+    out << toml::json_formatter{t};
+    return out.str();
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw ScenarioError(origin, "", "invalid TOML: " + std::string(e.description()) + " at line " +
+                                        std::to_string(b.line) + ", column " + std::to_string(b.column));
+  }
+}
+
 Scenario load_scenario(const std::string& path, const ScenarioOptions& opt) {
   std::ifstream in(path);
   if (!in) throw ScenarioError(path, "", "cannot open scenario file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_scenario(ss.str(), path, dirname(path), opt);
+  const bool toml = path.size() > 5 && path.compare(path.size() - 5, 5, ".toml") == 0;
+  return parse_scenario(toml ? toml_to_json(ss.str(), path) : ss.str(), path, dirname(path), opt);
 }
 
 std::string summarize(const Scenario& s, const Routing& routing, const std::vector<Flow>& flows) {

@@ -48,7 +48,11 @@ struct Scenario {
   NetConfig net;              // sections "switch", "nic", "balancer", "report"
 };
 
+// A file ending in .toml is TOML (same keys and checks: it is converted to the JSON
+// document first); anything else is JSON.
 Scenario load_scenario(const std::string& path, const ScenarioOptions& opt = {});
+// TOML text -> the equivalent JSON text; ScenarioError("invalid TOML: ... at line L, column C").
+std::string toml_to_json(const std::string& toml_text, const std::string& origin);
 // `origin` names the text in errors; relative file names resolve against `base_dir`.
 Scenario parse_scenario(const std::string& json_text, const std::string& origin,
                         const std::string& base_dir, const ScenarioOptions& opt = {});

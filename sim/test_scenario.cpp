@@ -198,7 +198,7 @@ TEST(Scenario, ImpossibleWorkloads) {
 TEST(Scenario, ShippedExamplesAreValid) {
   size_t n = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
-    if (entry.path().extension() != ".json") continue;
+    if (entry.path().extension() != ".json" && entry.path().extension() != ".toml") continue;
     ++n;
     const Scenario s = load_scenario(entry.path().string());
     const Routing r(s.topology);
@@ -207,6 +207,37 @@ TEST(Scenario, ShippedExamplesAreValid) {
     EXPECT_NE(summarize(s, r, flows).find("every host reaches every other host"), std::string::npos);
   }
   EXPECT_GE(n, 4u);
+}
+
+// A TOML file is the same document: the example equals its JSON spelling key for key.
+TEST(Scenario, TomlIsTheSameDocumentAsJson) {
+  const Scenario t = load_scenario(kDir + "/incast_pfc.toml");
+  const Scenario j = parse(R"({"name": "16:1 incast with PFC, TOML", "seed": 5, "duration": "3ms",
+      "topology": {"type": "leaf_spine", "spines": 2, "leaves": 3, "hosts_per_leaf": 8},
+      "workload": {"traffic": [{"pattern": "incast", "senders": 16, "receiver": "h0", "size": "100KB"}]},
+      "switch": {"pfc": {"buffer": "1MB", "threshold": "dynamic"}}, "nic": {"receiver": "gbn"}})");
+  const Routing rt(t.topology), rj(j.topology);
+  const std::vector<Flow> ft = generate_flows(t.traffic, t.topology, t.seed);
+  const std::vector<Flow> fj = generate_flows(j.traffic, j.topology, j.seed);
+  std::string st = summarize(t, rt, ft), sj = summarize(j, rj, fj);
+  st = st.substr(st.find('\n'));  // the first line names the file
+  sj = sj.substr(sj.find('\n'));
+  EXPECT_EQ(st, sj);
+  EXPECT_EQ(t.net.sw.pfc.buffer, 1'000'000u);
+  EXPECT_TRUE(t.net.sw.pfc.dynamic);
+  EXPECT_EQ(t.net.nic.receiver, "gbn");
+  ASSERT_EQ(ft.size(), fj.size());
+  for (size_t i = 0; i < ft.size(); ++i) EXPECT_EQ(ft[i].src, fj[i].src);
+}
+
+TEST(Scenario, TomlSyntaxErrorNamesTheLine) {
+  try {
+    toml_to_json("name = \"x\"\nseed = = 3\n", "x.toml");
+    ADD_FAILURE();
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.toml: invalid TOML: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at line 2"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Scenario, MissingFile) {
