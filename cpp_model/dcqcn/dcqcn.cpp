@@ -173,8 +173,9 @@ void RpCyc::reset() {
   scan_ptr_ = 0;
   s1_ = RpEvent{};
   s2_ = RpEvent{};
-  s3_ = RpEvent{};
+  for (auto& x : ps_) x.ev = RpEvent{};
   rep_ = RpEvent{};
+  rep_wait_ = 0;
   s2_replay_ = false;
   wb_valid_ = false;
   rate_valid_ = false;
@@ -198,13 +199,14 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
   const bool stall = this->stall();
   p.stall = stall;
   // stage 2: the whole pass on the S2 state with this cycle's configuration (the RTL
-  // registers the configuration with the first half, so both halves see this one). A
-  // late pass writes back its partial catch-up only; the event is replayed.
+  // takes the configuration in P1 and carries it with the pass, so every stage sees this
+  // one). A late pass writes back its partial catch-up only; the event is replayed.
   Qp<Fixed> res2 = s2_state_;
   bool late2 = false;
   PassCov cov2;
   if (s2_.valid) late2 = pass(res2, live, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
   const bool rep_now = s2_.valid && s2_.kind != Ev::Scan && late2;
+  const bool rep_go = rep_.valid && rep_wait_ == 0;  // its partial pass is in S6
   const bool hold = stall || rep_.valid || rep_now;
   p.replay = rep_now;
   p.replay_kind = s2_.kind;
@@ -223,32 +225,33 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
     else if (sent_valid) { e0.kind = Ev::Sent; e0.qp = sent_qp; e0.bytes = sent_bytes; }
     else { e0.kind = Ev::Scan; e0.qp = scan_ptr_; }
   }
-  // stage 3: the result of the pass started in S2 last cycle, snapshot, write-back
-  Qp<Fixed> res = s3_res_;
-  if (s3_.valid) {
+  // stage 6: the result of the pass started in S2 four cycles ago, snapshot, write-back
+  const PassSlot& s6 = ps_[kPassLat - 2];
+  Qp<Fixed> res = s6.res;
+  if (s6.ev.valid) {
     p.pass_valid = true;
-    p.kind = s3_.kind;
-    p.late = s3_late_;
-    p.cov = s3_cov_;
-    if (s3_.kind == Ev::Snap && !s3_late_) {
+    p.kind = s6.ev.kind;
+    p.late = s6.late;
+    p.cov = s6.cov;
+    if (s6.ev.kind == Ev::Snap && !s6.late) {
       p.stat_valid = true;
       p.stat = {res.c_cnp, res.c_dec, res.c_fr, res.c_ai, res.c_hai, res.rc, res.alpha};
-      if (s3_.clr) res.c_cnp = res.c_dec = res.c_fr = res.c_ai = res.c_hai = 0;
+      if (s6.ev.clr) res.c_cnp = res.c_dec = res.c_fr = res.c_ai = res.c_hai = 0;
     }
   }
   // stage 1: state with hazard forwarding, for the event that moves to S2: the replay
-  // register's (always forwarded from S3, where its partial pass is) or S1's
-  const RpEvent& e1 = rep_.valid ? rep_ : s1_;
+  // register's when it re-enters (forwarded from S6, where its partial pass is) or S1's
+  const RpEvent& e1 = rep_go ? rep_ : s1_;
   Qp<Fixed> st1 = ram_.rdata();
-  if (s3_.valid && s3_.qp == e1.qp) st1 = res;
+  if (s6.ev.valid && s6.ev.qp == e1.qp) st1 = res;
   else if (wb_valid_ && wb_qp_ == e1.qp) st1 = wb_;
-  p.fwd_s2 = s1_.valid && !hold && s3_.valid && s3_.qp == s1_.qp;
-  p.fwd_wb = s1_.valid && !hold && !(s3_.valid && s3_.qp == s1_.qp) && wb_valid_ && wb_qp_ == s1_.qp;
+  p.fwd_s2 = s1_.valid && !hold && s6.ev.valid && s6.ev.qp == s1_.qp;
+  p.fwd_wb = s1_.valid && !hold && !(s6.ev.valid && s6.ev.qp == s1_.qp) && wb_valid_ && wb_qp_ == s1_.qp;
   // clock edge
-  const bool new_rate_valid = s3_.valid && res.rc != s3_rc_before_;
+  const bool new_rate_valid = s6.ev.valid && res.rc != s6.rc_before;
   rate_valid_ = new_rate_valid;
   if (new_rate_valid) {
-    rate_qp_ = s3_.qp;
+    rate_qp_ = s6.ev.qp;
     rate_ = res.rc;
   }
   // RAM read: S0's event, or (S1 held) S1's QP again, so that a word written while it
@@ -256,23 +259,23 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
   const bool re = e0.valid || (done && hold && s1_.valid);
   const uint32_t raddr = e0.valid ? e0.qp : s1_.qp;
   if (!done) ram_.clock(re, raddr, true, sweep_.addr(), qp_reset<Fixed>(live));
-  else ram_.clock(re, raddr, s3_.valid, s3_.qp, res);
-  wb_valid_ = s3_.valid;
-  wb_qp_ = s3_.qp;
+  else ram_.clock(re, raddr, s6.ev.valid, s6.ev.qp, res);
+  wb_valid_ = s6.ev.valid;
+  wb_qp_ = s6.ev.qp;
   wb_ = res;
-  s3_ = s2_;
-  s3_res_ = res2;
-  s3_rc_before_ = s2_state_.rc;
-  s3_late_ = late2;
-  s3_cov_ = cov2;
+  for (unsigned i = kPassLat - 2; i > 0; --i) ps_[i] = ps_[i - 1];
+  ps_[0] = PassSlot{s2_, res2, s2_state_.rc, late2, cov2};
   const RpEvent s2_old = s2_;
   if (rep_now) {  // S2 -> replay register (same kind, QP, captured time, bytes); S1 waits
     s2_ = RpEvent{};
     s2_replay_ = false;
-  } else if (rep_.valid) {  // the replay re-enters S2 on its partial result; S1 waits
+  } else if (rep_go) {  // the replay re-enters S2 on its partial result; S1 waits
     s2_ = rep_;
     s2_state_ = st1;
     s2_replay_ = true;
+  } else if (rep_.valid) {  // the partial pass is not in S6 yet; S1 waits
+    s2_ = RpEvent{};
+    s2_replay_ = false;
   } else if (stall) {
     s2_ = RpEvent{};
     s2_replay_ = false;
@@ -282,7 +285,14 @@ RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap
     s2_replay_ = false;
     s1_ = e0;
   }
-  rep_ = rep_now ? s2_old : RpEvent{};
+  if (rep_now) {
+    rep_ = s2_old;
+    rep_wait_ = kPassLat - 2;  // its partial pass: S3, S4, S5, then S6
+  } else if (rep_go) {
+    rep_ = RpEvent{};
+  } else if (rep_.valid) {
+    --rep_wait_;
+  }
   if (e0.valid && e0.kind == Ev::Scan) {
     gap_ = 0;
     scan_ptr_ = (scan_ptr_ + 1 == cfg_.Queues) ? 0 : scan_ptr_ + 1;

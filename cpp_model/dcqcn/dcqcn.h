@@ -118,19 +118,27 @@ struct StatSnap {
 };
 class RpCyc {
  public:
+  // the pass takes kPassLat stages (S2..S6 = dcqcn_rp_pass P1..P5); its result is in S6
+  static constexpr unsigned kPassLat = 5;
   RpCyc(const Config& cfg) : cfg_(cfg), sweep_(cfg.Queues), ram_(cfg.Queues) {}
   void reset();
   bool done() const { return sweep_.done(); }
   bool force() const { return gap_ + 1 >= cfg_.ScanForce; }
-  // an event whose QP is one stage ahead (S2) waits in S1 for a cycle
-  bool stall() const { return s1_.valid && s2_.valid && s1_.qp == s2_.qp; }
+  // an event whose QP has a pass in S2..S5 (result not ready) waits in S1
+  bool stall() const {
+    if (!s1_.valid) return false;
+    if (s2_.valid && s2_.qp == s1_.qp) return true;
+    for (unsigned i = 0; i + 1 < kPassLat - 1; ++i)
+      if (ps_[i].ev.valid && ps_[i].ev.qp == s1_.qp) return true;
+    return false;
+  }
   // the event or snapshot in S2 is late (its catch-up does not complete in this pass):
   // it is replayed (see clock()); live = this cycle's configuration
   bool replay_now(const Live& live) const {
     return s2_.valid && s2_.kind != Ev::Scan && pass_late(s2_state_, live, cfg_.bounds(), s2_.kind, s2_.t);
   }
   // S1 keeps its event and S0 accepts nothing: a stall, a replay being decided (S2 late)
-  // or being re-issued (the replay register takes the S1 -> S2 slot)
+  // or waiting in the replay register (it re-enters S2 ahead of S1)
   bool hold(const Live& live) const { return stall() || rep_.valid || replay_now(live); }
   bool snap_ready(const Live& live) const { return done() && !hold(live) && !force(); }
   bool cnp_ready(const Live& live, bool snap_valid) const { return snap_ready(live) && !snap_valid; }
@@ -148,10 +156,10 @@ class RpCyc {
     bool pass_valid = false;
     Ev kind = Ev::Scan;
     PassCov cov;
-    bool fwd_s2 = false, fwd_wb = false;  // forwarded from the S3 result / the last write
-    bool stall = false;                    // an event waited in S1 for its QP ahead in S2
-    // replay: a late event/snapshot pass in S2 this cycle (kind = its kind), re-issued
-    // from the replay register (rep_reissue), and whether it was already a replay
+    bool fwd_s2 = false, fwd_wb = false;  // forwarded from the S6 result / the last write
+    bool stall = false;                    // an event waited in S1 for its QP ahead in S2..S5
+    // replay: a late event/snapshot pass in S2 this cycle (kind = its kind), waiting in or
+    // re-issued from the replay register (rep_reissue), and whether it was already a replay
     bool replay = false, replay_again = false, rep_reissue = false;
     Ev replay_kind = Ev::Scan;
     bool replay_blocks_same_qp = false;    // S1 waits behind a replay of its own QP
@@ -169,15 +177,21 @@ class RpCyc {
   Ram<Qp<Fixed>> ram_;
   unsigned gap_ = 0;
   uint32_t scan_ptr_ = 0;
-  RpEvent s1_, s2_, s3_;
+  RpEvent s1_, s2_;
   RpEvent rep_;          // replay register: a late event re-enters S2 from here
+  unsigned rep_wait_ = 0;   // cycles until its partial pass is in S6
   bool s2_replay_ = false;  // the S2 event is a replay (coverage only)
   Qp<Fixed> s2_state_;
-  // S3: the pass result computed from S2 (the RTL's second half), with its by-products
-  Qp<Fixed> s3_res_;
-  uint64_t s3_rc_before_ = 0;
-  bool s3_late_ = false;
-  PassCov s3_cov_;
+  // S3..S6: the pass result computed from S2 (the RTL's P2..P5 carry it), with its
+  // by-products; ps_[kPassLat - 2] is S6
+  struct PassSlot {
+    RpEvent ev;
+    Qp<Fixed> res;
+    uint64_t rc_before = 0;
+    bool late = false;
+    PassCov cov;
+  };
+  PassSlot ps_[kPassLat - 1];
   bool wb_valid_ = false;
   uint32_t wb_qp_ = 0;
   Qp<Fixed> wb_;

@@ -309,8 +309,8 @@ bool pass(Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t, uint32_t
   return late;
 }
 
-// Would a pass of this event on s be late? (catch_up on a copy; the hardware's S2a
-// decides the replay from the same deadline arithmetic.)
+// Would a pass of this event on s be late? (catch_up on a copy; the hardware's first pass
+// stage, P1 in S2, decides the replay from the same deadline arithmetic.)
 template <class Ar>
 bool pass_late(const Qp<Ar>& s, const Live& c, const Bounds& b, Ev ev, uint64_t t) {
   Qp<Ar> x = s;

@@ -1,25 +1,27 @@
 // dcqcn_rp: DCQCN reaction point for Queues QPs.
 //
 // Per-QP state (dcqcn_fmt_pkg word, 401 bits) lives in one ll_ram_1r1w and is updated by a
-// four-stage read-modify-write pipeline, one event per cycle:
-//   S0  arbitration and RAM read   (forced scan > snapshot > CNP > bytes sent > idle scan)
-//   S1  RAM data, hazard forwarding (the S3 result of the same QP, else the word written
-//       in the previous cycle, which a read-first RAM does not return yet)
-//   S2  dcqcn_rp_pass first half (deadlines, alpha chain, increase before a decrease)
-//   S3  dcqcn_rp_pass second half (decrease, increases, the event) and the RAM write
-// An event whose QP is in S2 (one ahead, result not ready) waits one cycle in S1: a
-// bubble goes into S2 and every ready is low (same-QP back-to-back events cost a cycle).
+// seven-stage read-modify-write pipeline, one event per cycle:
+//   S0     arbitration and RAM read   (forced scan > snapshot > CNP > bytes sent > idle scan)
+//   S1     RAM data, hazard forwarding (the S6 result of the same QP, else the word written
+//          in the previous cycle, which a read-first RAM does not return yet)
+//   S2..S6 dcqcn_rp_pass P1..P5 (P1: deadlines, lateness, half the alpha chain; P2: the
+//          rest of it, incA; P3: cut multiplier, decrease; P4: incC, the event; P5: incS);
+//          S6 writes the RAM
+// An event whose QP is in S2..S5 (result not ready) waits in S1: a bubble goes into S2 and
+// every ready is low (a same-QP event right behind another costs 4 cycles).
 // Replay (exactness for any configuration): a pass whose bounded catch-up leaves something
-// due is late (known in S2a); it writes back its partial catch-up without the event, the
-// event (kind, QP, captured time, bytes) moves from S2 into the replay register and
-// re-enters S2 one cycle later on its own S3 result (forwarded), ahead of S1, until a
-// pass is not late. Meanwhile S1 holds (re-reading its QP's word each cycle) and every
-// ready is low, so no later event of any QP overtakes it. A late scan is not replayed.
+// due is late (known in P1 = S2); it writes back its partial catch-up without the event,
+// the event (kind, QP, captured time, bytes) moves from S2 into the replay register, waits
+// there until its partial pass is in S6 (rep_wait_q) and re-enters S2 on that result
+// (forwarded), ahead of S1, until a pass is not late. Meanwhile S1 holds (re-reading its
+// QP's word each cycle) and every ready is low, so no later event of any QP overtakes it.
+// A late scan is not replayed.
 // Timers are per-QP deadlines in the word; nothing ticks per QP. A round-robin scan
 // pass visits every QP at least once per Queues * ScanForce cycles, which keeps replays
 // rare (late_o pulses for every late pass).
 // Outputs: rate_* is registered (one pulse per pass that changed Rc: the wheel's rate
-// update); late_o and stat_* are combinational from S3 for the NIC-wide counters.
+// update); late_o and stat_* are combinational from S6 for the NIC-wide counters.
 // C++ twin: ll::dcqcn::RpCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
@@ -116,11 +118,15 @@ module dcqcn_rp #(
   logic [QW-1:0] e0_qp;
   logic [BytesW-1:0] e0_bytes;
 
-  logic          late_s2a, rep_now, hold;
+  logic          late_s2a, rep_now, rep_go, hold;
   assign force_scan   = 32'(gap_q) + 32'd1 >= 32'(ScanForce);
-  assign stall        = s1_valid_q && s2_valid_q && s1_qp_q == s2_qp_q;
+  // S1's QP has a pass in S2..S5 (its result is not ready yet): wait
+  assign stall        = s1_valid_q && ((s2_valid_q && s1_qp_q == s2_qp_q) || (s3_valid_q && s1_qp_q == s3_qp_q) ||
+                                       (s4_valid_q && s1_qp_q == s4_qp_q) || (s5_valid_q && s1_qp_q == s5_qp_q));
   // the event/snapshot in S2 is late: replay it (S2 -> replay register)
   assign rep_now      = s2_valid_q && s2_kind_q != dcqcn_fmt_pkg::EV_SCAN && late_s2a;
+  // the replay re-enters S2 when its partial pass is in S6 (forwarded)
+  assign rep_go       = rep_valid_q && rep_wait_q == '0;
   assign hold         = stall || rep_valid_q || rep_now;
   assign snap_ready_o = done && !hold && !force_scan;
   assign cnp_ready_o  = snap_ready_o && !snap_valid_i;
@@ -157,23 +163,26 @@ module dcqcn_rp #(
   end
 
   // ---- pipeline registers
-  logic          s1_valid_q, s1_clr_q, s2_valid_q, s2_clr_q, s3_valid_q, s3_clr_q, wb_valid_q;
-  logic [1:0]    s1_kind_q, s2_kind_q, s3_kind_q;
-  logic [QW-1:0] s1_qp_q, s2_qp_q, s3_qp_q, wb_qp_q;
-  logic [dcqcn_fmt_pkg::RATE_W-1:0] s3_rc_q;   // Rc before the pass (rate-change detection)
+  logic          s1_valid_q, s1_clr_q, s2_valid_q, s2_clr_q, s3_valid_q, s4_valid_q, s5_valid_q;
+  logic          s6_valid_q, s3_clr_q, s4_clr_q, s5_clr_q, s6_clr_q, wb_valid_q;
+  logic [1:0]    s1_kind_q, s2_kind_q, s3_kind_q, s4_kind_q, s5_kind_q, s6_kind_q;
+  logic [QW-1:0] s1_qp_q, s2_qp_q, s3_qp_q, s4_qp_q, s5_qp_q, s6_qp_q, wb_qp_q;
+  // Rc before the pass (rate-change detection), S3..S6
+  logic [dcqcn_fmt_pkg::RATE_W-1:0] s3_rc_q, s4_rc_q, s5_rc_q, s6_rc_q;
   logic [dcqcn_fmt_pkg::TIME_W-1:0] s1_t_q, s2_t_q;
   logic [BytesW-1:0] s1_bytes_q, s2_bytes_q;
   logic [dcqcn_fmt_pkg::QP_W-1:0]   s2_st_q, wb_q, st1, res, res_w;
   logic              late;
   // replay register (a late event waiting to re-enter S2) and the event S2 takes next
   logic              rep_valid_q, rep_clr_q;
+  logic [1:0]        rep_wait_q;   // cycles until the replay's partial pass is in S6
   logic [1:0]        rep_kind_q;
   logic [QW-1:0]     rep_qp_q, e1_qp;
   logic [dcqcn_fmt_pkg::TIME_W-1:0] rep_t_q;
   logic [BytesW-1:0] rep_bytes_q;
-  assign e1_qp = rep_valid_q ? rep_qp_q : s1_qp_q;
+  assign e1_qp = rep_go ? rep_qp_q : s1_qp_q;
 
-  // ---- S2 + S3: the pass (result in S3)
+  // ---- S2..S6: the pass (result in S6)
   dcqcn_rp_pass #(.AlphaSteps(AlphaSteps), .DecSteps(DecSteps), .BytesW(BytesW)) u_pass (
     .clk_i(clk_i), .st_i(s2_st_q), .ev_i(s2_kind_q), .t_i(s2_t_q), .bytes_i(s2_bytes_q),
     .nic_i(nic_i), .hai_grow_i(hai_grow_i), .clamp_tgt_i(clamp_tgt_i), .clamp_ati_i(clamp_ati_i),
@@ -185,7 +194,7 @@ module dcqcn_rp #(
 
   always_comb begin
     res_w = res;
-    if (s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && s3_clr_q && !late) begin
+    if (s6_kind_q == dcqcn_fmt_pkg::EV_SNAP && s6_clr_q && !late) begin
       res_w[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W] = '0;
       res_w[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W] = '0;
       res_w[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W]  = '0;
@@ -194,16 +203,16 @@ module dcqcn_rp #(
     end
   end
 
-  assign late_o       = s3_valid_q && late;
-  assign stat_valid_o = s3_valid_q && s3_kind_q == dcqcn_fmt_pkg::EV_SNAP && !late;
+  assign late_o       = s6_valid_q && late;
+  assign stat_valid_o = s6_valid_q && s6_kind_q == dcqcn_fmt_pkg::EV_SNAP && !late;
   assign stat_cnt_o   = {res[dcqcn_fmt_pkg::W_CAI +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CFR +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CDEC +: dcqcn_fmt_pkg::QCNT_W], res[dcqcn_fmt_pkg::W_CCNP +: dcqcn_fmt_pkg::QCNT_W]};
   assign stat_hai_o   = res[dcqcn_fmt_pkg::W_CHAI +: dcqcn_fmt_pkg::QCNT_W];
   assign stat_rc_o    = res[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
   assign stat_alpha_o = res[dcqcn_fmt_pkg::W_ALPHA +: dcqcn_fmt_pkg::ALPHA_W];
 
-  // ---- S1: forwarding for the event that enters S2 (the replay's QP is always in S3)
+  // ---- S1: forwarding for the event that enters S2 (a re-entering replay's QP is in S6)
   always_comb begin
-    if (s3_valid_q && s3_qp_q == e1_qp)      st1 = res_w;
+    if (s6_valid_q && s6_qp_q == e1_qp)      st1 = res_w;
     else if (wb_valid_q && wb_qp_q == e1_qp) st1 = wb_q;
     else                                     st1 = ram_rdata;
   end
@@ -212,8 +221,8 @@ module dcqcn_rp #(
   always_comb begin
     ram_re    = e0_valid || (done && hold && s1_valid_q);
     ram_raddr = e0_valid ? e0_qp : s1_qp_q;
-    ram_we    = done ? s3_valid_q : sw_we;
-    ram_waddr = done ? s3_qp_q : sw_addr;
+    ram_we    = done ? s6_valid_q : sw_we;
+    ram_waddr = done ? s6_qp_q : sw_addr;
     ram_wdata = done ? res_w : init_word;
   end
 
@@ -224,18 +233,27 @@ module dcqcn_rp #(
       s1_valid_q   <= 1'b0;
       s2_valid_q   <= 1'b0;
       s3_valid_q   <= 1'b0;
+      s4_valid_q   <= 1'b0;
+      s5_valid_q   <= 1'b0;
+      s6_valid_q   <= 1'b0;
       wb_valid_q   <= 1'b0;
       rep_valid_q  <= 1'b0;
+      rep_wait_q   <= '0;
       rate_valid_o <= 1'b0;
     end else begin
       gap_q        <= gap_d;
       scan_q       <= scan_d;
       if (!hold) s1_valid_q <= e0_valid;
-      s2_valid_q   <= !rep_now && (rep_valid_q || (s1_valid_q && !stall));
-      rep_valid_q  <= rep_now;
+      s2_valid_q   <= !rep_now && (rep_go || (s1_valid_q && !hold));
+      rep_valid_q  <= rep_now || (rep_valid_q && !rep_go);
+      if (rep_now)          rep_wait_q <= 2'd3;   // partial pass: S3, S4, S5, then S6
+      else if (rep_valid_q) rep_wait_q <= rep_wait_q - 1'b1;
       s3_valid_q   <= s2_valid_q;
-      wb_valid_q   <= s3_valid_q;
-      rate_valid_o <= s3_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s3_rc_q;
+      s4_valid_q   <= s3_valid_q;
+      s5_valid_q   <= s4_valid_q;
+      s6_valid_q   <= s5_valid_q;
+      wb_valid_q   <= s6_valid_q;
+      rate_valid_o <= s6_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s6_rc_q;
     end
   end
 
@@ -248,7 +266,7 @@ module dcqcn_rp #(
       s1_bytes_q <= e0_bytes;
       s1_clr_q   <= e0_clr;
     end
-    if (rep_valid_q) begin   // the replay: same event, its captured time
+    if (rep_go) begin   // the replay: same event, its captured time
       s2_kind_q  <= rep_kind_q;
       s2_qp_q    <= rep_qp_q;
       s2_t_q     <= rep_t_q;
@@ -262,19 +280,33 @@ module dcqcn_rp #(
       s2_clr_q   <= s1_clr_q;
     end
     s2_st_q    <= st1;
-    rep_kind_q  <= s2_kind_q;
-    rep_qp_q    <= s2_qp_q;
-    rep_t_q     <= s2_t_q;
-    rep_bytes_q <= s2_bytes_q;
-    rep_clr_q   <= s2_clr_q;
+    if (rep_now) begin   // the late event waits in the replay register
+      rep_kind_q  <= s2_kind_q;
+      rep_qp_q    <= s2_qp_q;
+      rep_t_q     <= s2_t_q;
+      rep_bytes_q <= s2_bytes_q;
+      rep_clr_q   <= s2_clr_q;
+    end
     s3_kind_q  <= s2_kind_q;
     s3_qp_q    <= s2_qp_q;
     s3_clr_q   <= s2_clr_q;
     s3_rc_q    <= s2_st_q[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
-    wb_qp_q    <= s3_qp_q;
+    s4_kind_q  <= s3_kind_q;
+    s4_qp_q    <= s3_qp_q;
+    s4_clr_q   <= s3_clr_q;
+    s4_rc_q    <= s3_rc_q;
+    s5_kind_q  <= s4_kind_q;
+    s5_qp_q    <= s4_qp_q;
+    s5_clr_q   <= s4_clr_q;
+    s5_rc_q    <= s4_rc_q;
+    s6_kind_q  <= s5_kind_q;
+    s6_qp_q    <= s5_qp_q;
+    s6_clr_q   <= s5_clr_q;
+    s6_rc_q    <= s5_rc_q;
+    wb_qp_q    <= s6_qp_q;
     wb_q       <= res_w;
-    if (s3_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s3_rc_q) begin
-      rate_qp_o <= s3_qp_q;
+    if (s6_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s6_rc_q) begin
+      rate_qp_o <= s6_qp_q;
       rate_o    <= res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W];
     end
   end

@@ -63,13 +63,7 @@ class DcqcnBench {
     dut_.grant_ready_i(grant_ready_);
     dut_.grant_qp_o(grant_qp_);
     dut_.grant_bytes_o(grant_bytes_);
-    dut_.cfg_we_i(cfg_we_);
-    dut_.cfg_re_i(cfg_re_);
-    dut_.cfg_addr_i(cfg_addr_);
-    dut_.cfg_wdata_i(cfg_wdata_);
-    dut_.cfg_rdata_o(cfg_rdata_);
-    dut_.cfg_rvalid_o(cfg_rvalid_);
-    dut_.init_done_o(init_done_);
+    reg_.bind(dut_);
   }
 
   void drive(const In& in) {
@@ -87,15 +81,12 @@ class DcqcnBench {
     enq_qp_.write(in.enq_qp);
     enq_bytes_.write(in.enq_bytes);
     grant_ready_.write(in.grant_ready);
-    cfg_we_.write(in.cfg_we);
-    cfg_re_.write(in.cfg_re);
-    cfg_addr_.write(in.cfg_addr);
-    cfg_wdata_.write(in.cfg_wdata);
+    reg_.drive(in);
   }
 
   Out sample() const {
     Out o;
-    o.init_done = init_done_.read();
+    reg_.sample(o);
     o.ce_ready = ce_ready_.read();
     o.cnpo_valid = cnpo_valid_.read();
     o.cnpo_flow = cnpo_flow_.read();
@@ -108,8 +99,6 @@ class DcqcnBench {
     o.grant_valid = grant_valid_.read();
     o.grant_qp = grant_qp_.read();
     o.grant_bytes = grant_bytes_.read();
-    o.cfg_rdata = cfg_rdata_.read();
-    o.cfg_rvalid = cfg_rvalid_.read();
     return o;
   }
 
@@ -281,9 +270,16 @@ class DcqcnBench {
     const uint32_t ctrl = (nic ? 1u : 0u) | (rng_.chance(50) ? 2u : 0u) | (rng_.chance(30) ? 4u : 0u) |
                           (rng_.chance(50) ? 8u : 0u) | (rng_.chance(40) ? 16u : 0u) | (g << 8) |
                           (rng_.chance(5) ? 0xE0u : 0u);  // undefined bits: dropped by the mask
-    const uint32_t pa = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.range(4, 300));
+    // alpha period: mostly far below what the scans keep current (replays are frequent),
+    // sometimes longer (fewer replays: the 5-cycle replays would otherwise take most RMW
+    // slots of the 256-QP set and starve the decrease and wheel bins)
+    const uint32_t pa = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(25) ? rng_.range(300, 1000) : rng_.range(4, 300));
     const uint32_t pd = static_cast<uint32_t>(rng_.range(pa ? pa : 1, 4 * (pa ? pa : 1) + 50));
-    const uint32_t pi = static_cast<uint32_t>(rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
+    // increase period: sometimes above the decrease period (as in the reference
+    // configuration), so that decreases follow each other without an increase between
+    // (CLAMP_ATI then skips the clamp: bin clamp_ati_skipped_without_increase)
+    const uint32_t pi = static_cast<uint32_t>(rng_.chance(30) ? rng_.range(pd + 1, 8 * pd + 100)
+                                              : rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
     const uint32_t br = static_cast<uint32_t>(rng_.chance(50) ? 0 : rng_.range(500, 30000));
     np_interval_ = static_cast<uint32_t>(rng_.chance(20) ? 0 : rng_.range(1, 600));
     ops_.push_back({regs::STAGE_CTRL, ctrl});
@@ -295,7 +291,8 @@ class DcqcnBench {
     ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(rng_.range(1, 2000))});
     ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
     // Rmin: sometimes high (cuts then floor at it often; replays slow the event rate down)
-    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.range(1, 20000))});
+    // or low (rates far below the line: wheel departures beyond the horizon)
+    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000))});
     ops_.push_back({regs::STAGE_FIRST_RATE, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(1, 200000))});
     ops_.push_back({regs::STAGE_ALPHA_INIT, static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF))});
     ops_.push_back({regs::STAGE_MIN_DEC_FAC, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF))});
@@ -359,11 +356,11 @@ class DcqcnBench {
   Rng rng_;
   Coverage& cov_;
   Dut dut_{"dut"};
+  ll::tb::RegPort reg_;
   sc_signal<bool> rst_n_, tick_, ce_valid_, ce_ready_, cnpo_valid_, cnpo_ready_, cnp_valid_, cnp_ready_,
-      sent_valid_, sent_ready_, rate_valid_, enq_valid_, enq_ready_, grant_valid_, grant_ready_, cfg_we_,
-      cfg_re_, cfg_rvalid_, init_done_;
+      sent_valid_, sent_ready_, rate_valid_, enq_valid_, enq_ready_, grant_valid_, grant_ready_;
   sc_signal<uint32_t> ce_flow_, cnpo_flow_, cnp_qp_, sent_qp_, sent_bytes_, rate_qp_, enq_qp_, enq_bytes_,
-      grant_qp_, grant_bytes_, cfg_addr_, cfg_wdata_, cfg_rdata_;
+      grant_qp_, grant_bytes_;
   sc_signal<uint64_t> rate_;
 
   std::vector<bool> in_wheel_;
