@@ -28,7 +28,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
         demo sim bench blocks test clean help
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n 's/^#   make /make /p' Makefile
 
 deps:
 	@bash scripts/deps.sh
