@@ -432,6 +432,18 @@ PortId Network::route(Switch& sw, const Packet& p) {
   return sw.sel_port[static_cast<size_t>(r)];
 }
 
+// What the selector sees of a port: its egress bytes in 64-byte cells (16-bit occupancy).
+void Network::update_occupancy(Switch& sw, PortId port) {
+  if (sw.sel_index[port] >= 0)
+    sw.occ[static_cast<size_t>(sw.sel_index[port])] = static_cast<uint32_t>(std::min<uint64_t>(sw.eg[port].bytes >> 6, 0xFFFF));
+}
+
+void Network::mark(Switch& sw, Packet& p) {
+  if (p.ce) return;  // counted once, at the first switch that marks it
+  p.ce = true;
+  ++tier_stats_[sw.tier].ecn_marks;
+}
+
 void Network::switch_arrive(Switch& sw, uint32_t id) {
   Packet& p = pkts_[id];
   const PortId in = p.at_port;
@@ -452,9 +464,8 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
   if (sw.marker && p.type == PktType::Data && !cfg_.sw.marker.dequeue) {
     const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(eg.q[prio].bytes, (1u << 24) - 1));
     const marker::Verdict v = sw.marker->decide(e * 8 + prio, qlen, true, ll);
-    if (v == marker::Verdict::Mark && !p.ce) {
-      p.ce = true;
-      ++tier_stats_[sw.tier].ecn_marks;
+    if (v == marker::Verdict::Mark) {
+      mark(sw, p);
     } else if (v == marker::Verdict::Drop) {
       drop(id, sw.tier, kDropRed);
       return;
@@ -479,7 +490,7 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
   eg.bytes += p.wire;
   TierStats& ts = tier_stats_[sw.tier];
   ts.max_queue = std::max(ts.max_queue, eg.q[prio].bytes);
-  if (sw.sel_index[e] >= 0) sw.occ[sw.sel_index[e]] = static_cast<uint32_t>(std::min<uint64_t>(eg.bytes >> 6, 0xFFFF));
+  update_occupancy(sw, e);
   send_pauses(sw);
   switch_kick(sw, e);
 }
@@ -534,12 +545,9 @@ void Network::switch_kick(Switch& sw, PortId port) {
   else sw.buffer_used -= p.wire;
   if (sw.marker && p.type == PktType::Data && cfg_.sw.marker.dequeue) {
     const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, (1u << 24) - 1));
-    if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark && !p.ce) {
-      p.ce = true;
-      ++tier_stats_[sw.tier].ecn_marks;
-    }
+    if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
   }
-  if (sw.sel_index[port] >= 0) sw.occ[sw.sel_index[port]] = static_cast<uint32_t>(std::min<uint64_t>(eg.bytes >> 6, 0xFFFF));
+  update_occupancy(sw, port);
   transmit(sw.node, port, id);
   send_pauses(sw);  // after transmit: a RESUME for this port waits for the packet on the wire
   if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);
@@ -602,6 +610,11 @@ void Network::sample_queues() {
 
 // ------------------------------------------------------------------ NIC
 
+uint32_t Network::payload_of(uint32_t flow, uint32_t seq) const {
+  const uint64_t bytes = flow_list_[flow].bytes, off = uint64_t{seq} * cfg_.nic.mtu;
+  return static_cast<uint32_t>(std::min<uint64_t>(cfg_.nic.mtu, bytes > off ? bytes - off : 1));
+}
+
 void Network::send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to) {
   Packet p;
   p.type = type;
@@ -663,7 +676,6 @@ void Network::host_kick(Host& h) {
     }
     if (!have) continue;
     const Flow& fl = flow_list_[d.flow];
-    const uint64_t off = uint64_t{seq} * cfg_.nic.mtu;
     Packet p;
     p.type = PktType::Data;
     p.flow = d.flow;
@@ -671,7 +683,7 @@ void Network::host_kick(Host& h) {
     p.src = fl.src;
     p.dst = fl.dst;
     p.prio = kDataPrio;
-    p.payload = static_cast<uint16_t>(std::min<uint64_t>(cfg_.nic.mtu, fl.bytes > off ? fl.bytes - off : 1));
+    p.payload = static_cast<uint16_t>(payload_of(d.flow, seq));
     p.wire = static_cast<uint16_t>(p.payload + kHeaderBytes);
     p.hash = mix32(d.flow, fl.src, fl.dst);
     const uint32_t id = alloc(p);
@@ -697,8 +709,7 @@ void Network::make_ready(uint32_t fi) {
   Time t = sim_.now();
   if (h.dcqcn) {
     const uint32_t next = f.retx.empty() ? f.snd_nxt : f.retx.front();
-    const uint64_t off = uint64_t{next} * cfg_.nic.mtu;
-    const uint32_t wire = static_cast<uint32_t>(std::min<uint64_t>(cfg_.nic.mtu, fl.bytes > off ? fl.bytes - off : 1) + kHeaderBytes);
+    const uint32_t wire = payload_of(fi, next) + kHeaderBytes;
     const uint64_t d = h.dcqcn->next_departure(f.sslot, wire, ticks(t));  // Q48.16 ticks of 1 ns
     const unsigned __int128 ps = (static_cast<unsigned __int128>(d) * 1000 + 0xFFFF) >> 16;
     t = std::max<Time>(t, static_cast<Time>(ps));
@@ -823,15 +834,11 @@ void Network::host_arrive(Host& h, uint32_t id) {
         send_control(h, PktType::Cnp, p.flow, 0, p.src);
       }
       const Flow& fl = flow_list_[p.flow];
-      auto payload = [&](uint32_t seq) {
-        const uint64_t off = uint64_t{seq} * cfg_.nic.mtu;
-        return std::min<uint64_t>(cfg_.nic.mtu, fl.bytes > off ? fl.bytes - off : 1);
-      };
       if (p.seq == f.rcv_nxt) {
-        delivered_by_sender_[fl.src] += payload(f.rcv_nxt);
+        delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
         ++f.rcv_nxt;
         while (!f.got.empty() && f.rcv_nxt < f.npkts && (f.got[f.rcv_nxt >> 6] >> (f.rcv_nxt & 63) & 1)) {
-          delivered_by_sender_[fl.src] += payload(f.rcv_nxt);
+          delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
           ++f.rcv_nxt;
         }
         if (f.rcv_nxt >= f.npkts) {

@@ -197,6 +197,8 @@ class Network : public EventHandler {
   void switch_arrive(Switch& sw, uint32_t id);
   PortId route(Switch& sw, const Packet& p);
   void switch_kick(Switch& sw, PortId port);
+  void update_occupancy(Switch& sw, PortId port);
+  void mark(Switch& sw, Packet& p);
   void send_pauses(Switch& sw);
   void pfc_start_ticks(Switch& sw);
   void pfc_tick(Switch& sw);
@@ -212,6 +214,7 @@ class Network : public EventHandler {
   void schedule_next_start();
   void make_ready(uint32_t f);
   void send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to);
+  uint32_t payload_of(uint32_t flow, uint32_t seq) const;  // payload bytes of packet seq
   void arm_rto(uint32_t f);
   void on_rto(uint32_t f, uint32_t gen);
   void receiver_done(uint32_t f);
