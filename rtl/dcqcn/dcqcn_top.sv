@@ -315,15 +315,10 @@ module dcqcn_top #(
     endcase
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      cfg_rvalid_o <= 1'b0;
-      cfg_rdata_o  <= '0;
-    end else begin
-      cfg_rvalid_o <= cfg_re_i;
-      cfg_rdata_o  <= cfg_re_i ? rd : '0;
-    end
-  end
+  ll_cfg_read u_cfg_read (
+    .clk_i (clk_i), .rst_ni (rst_ni), .re_i (cfg_re_i), .data_i (rd),
+    .rdata_o (cfg_rdata_o), .rvalid_o (cfg_rvalid_o)
+  );
 endmodule
 
 `default_nettype wire

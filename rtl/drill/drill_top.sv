@@ -316,8 +316,7 @@ module drill_top #(
   end
 
   // ---------------------------------------------------------------- register reads
-  logic [31:0] rdata_d, rdata_q;
-  logic        rvalid_q;
+  logic [31:0] rdata_d;
   logic [5:0]  cnt_idx;
   assign cnt_idx = cfg_addr_i[7:2];
   always_comb begin
@@ -350,17 +349,10 @@ module drill_top #(
       end
     endcase
   end
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rdata_q  <= '0;
-      rvalid_q <= 1'b0;
-    end else begin
-      rdata_q  <= cfg_re_i ? rdata_d : '0;
-      rvalid_q <= cfg_re_i;
-    end
-  end
-  assign cfg_rdata_o  = rdata_q;
-  assign cfg_rvalid_o = rvalid_q;
+  ll_cfg_read u_cfg_read (
+    .clk_i (clk_i), .rst_ni (rst_ni), .re_i (cfg_re_i), .data_i (rdata_d),
+    .rdata_o (cfg_rdata_o), .rvalid_o (cfg_rvalid_o)
+  );
 
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS

@@ -385,8 +385,7 @@ module red_marker #(
     .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clr_drop), .inc_i (leave && drop), .value_o (cnt_drop));
 
   // ---------------------------------------------------------------- register reads
-  logic [31:0] rdata_d, rdata_q;
-  logic        rvalid_q;
+  logic [31:0] rdata_d;
   always_comb begin
     rdata_d = '0;
     case (cfg_addr_i)
@@ -403,17 +402,10 @@ module red_marker #(
       default:                             rdata_d = '0;
     endcase
   end
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rdata_q  <= '0;
-      rvalid_q <= 1'b0;
-    end else begin
-      rdata_q  <= cfg_re_i ? rdata_d : '0;
-      rvalid_q <= cfg_re_i;
-    end
-  end
-  assign cfg_rdata_o  = rdata_q;
-  assign cfg_rvalid_o = rvalid_q;
+  ll_cfg_read u_cfg_read (
+    .clk_i (clk_i), .rst_ni (rst_ni), .re_i (cfg_re_i), .data_i (rdata_d),
+    .rdata_o (cfg_rdata_o), .rvalid_o (cfg_rvalid_o)
+  );
 
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS

@@ -758,18 +758,10 @@ module pfc_top #(
     endcase
   end
 
-  logic [31:0] rdata_q;
-  logic        rvalid_q;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rdata_q <= '0; rvalid_q <= 1'b0;
-    end else begin
-      rvalid_q <= cfg_re_i;
-      rdata_q  <= cfg_re_i ? rd : 32'd0;
-    end
-  end
-  assign cfg_rdata_o  = rdata_q;
-  assign cfg_rvalid_o = rvalid_q;
+  ll_cfg_read u_cfg_read (
+    .clk_i (clk_i), .rst_ni (rst_ni), .re_i (cfg_re_i), .data_i (rd),
+    .rdata_o (cfg_rdata_o), .rvalid_o (cfg_rvalid_o)
+  );
 
   // ------------------------------------------------------------------ interface assertions
 `ifndef SYNTHESIS
