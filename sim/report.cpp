@@ -189,6 +189,7 @@ json summary(const Network& net, const RunCost& cost) {
                  {"watchdog_restores", restores},
                  {"drops", drops},
                  {"lossless_drops", tt.lossless_drops},
+                 {"control_drops", tt.control_dropped},
                  {"retransmitted_packets", retx},
                  {"out_of_order_packets", ooo},
                  {"qp_waits", tt.qp_waits},
