@@ -15,6 +15,10 @@ PACKAGES=(
   nlohmann-json3-dev                                    # scenario and report files (sim)
   libtomlplusplus-dev                                   # TOML scenario files (sim)
   gnuplot-nox                                           # plots (sim, dcqcn_trace)
+  libcli11-dev libfmt-dev                               # command lines, formatting
+  pyflakes3                                             # Python lint (make lint)
+  opensta                                               # static timing (make synth)
+  z3 boolector                                          # formal (yosys-smtbmc)
 )
 
 missing=()
