@@ -12,6 +12,7 @@
 #   make mutants   mutation check: every deliberate RTL bug must be caught by its bench
 #   make synth     synthesise every configuration; writes synth/reports and the README table
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
+#   make coverage  Verilator line/toggle coverage of every block under its bench (build/coverage/)
 #   make regmap    regenerate register maps from rtl/<block>/<block>_regs.json
 #   make clean     remove build outputs
 
@@ -25,7 +26,7 @@ BLOCKS_WITH_REGS := $(patsubst rtl/%/,%,$(dir $(wildcard rtl/*/*_regs.json)))
 STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo sim bench blocks test clean help
+        demo sim bench blocks test clean help coverage
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -68,6 +69,9 @@ synth-smoke:
 
 soak: build
 	LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0
+
+coverage:
+	$(PYTHON) scripts/coverage.py -j $(JOBS) --build $(BUILD)/coverage/build --out $(BUILD)/coverage
 
 demo: deps configure
 	@cmake --build $(BUILD) --target lossless_sim

@@ -10,7 +10,8 @@
 # and rtl/<block> is compiled (packages first) with the
 # block's .vlt waivers, --assert, and X-randomised initial state. LL_RTL_ROOT points
 # at the RTL tree (the mutation flow points it at a mutated copy); LL_TB_SETS limits
-# the sets built; LL_TRACE adds VCD tracing for the first-mismatch waveform.
+# the sets built; LL_TRACE adds VCD tracing for the first-mismatch waveform; LL_COVERAGE
+# adds Verilator line and toggle coverage (scripts/coverage.py).
 function(ll_rtl_files block out)
   file(GLOB common_pkgs ${LL_RTL_ROOT}/common/*_pkg.sv)
   file(GLOB block_pkgs ${LL_RTL_ROOT}/${block}/*_pkg.sv)
@@ -52,6 +53,12 @@ function(ll_lockstep_tb)
   if(LL_TRACE)
     set(trace_flag TRACE)
   endif()
+  # LL_COVERAGE (make coverage): Verilator line and toggle coverage; each run writes
+  # vcov_<bench>_<set>_seed<N>.dat beside its coverage-bin report.
+  set(cov_flag "")
+  if(LL_COVERAGE)
+    set(cov_flag COVERAGE)
+  endif()
   foreach(spec ${A_SETS})
     string(REPLACE ":" ";" parts "${spec}")
     list(GET parts 0 name)
@@ -65,7 +72,7 @@ function(ll_lockstep_tb)
       list(APPEND gargs "-G${kv}")
     endforeach()
     set(prefix V${A_NAME}_${name})
-    verilate(${exe} SYSTEMC ${trace_flag}
+    verilate(${exe} SYSTEMC ${trace_flag} ${cov_flag}
       PREFIX ${prefix}
       TOP_MODULE ${A_TOP}
       SOURCES ${vlt} ${rtl}

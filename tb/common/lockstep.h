@@ -11,6 +11,9 @@
 #if LL_TRACE
 #include <verilated_vcd_sc.h>
 #endif
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 #include <chrono>
 #include <cstdint>
@@ -213,6 +216,11 @@ int run_lockstep(const Options& o, const Params& params) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   bench->dut().final();
+#if VM_COVERAGE
+  // make coverage: this run's line/toggle counts, merged across sets and seeds later.
+  const std::string vcov = o.out + "/vcov_" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".dat";
+  Verilated::threadContextp()->coveragep()->write(vcov.c_str());
+#endif
 
   int rc = kPass;
   const double vf = live_cycles ? static_cast<double>(valid_cycles) / live_cycles : 0.0;
