@@ -92,6 +92,18 @@ def gen_h(spec):
             out.append(f"constexpr unsigned {r['name']}_{fld['name']}_W = {fld['width']};")
     for c in spec.get("constants", []):
         out.append(f"constexpr uint32_t {c['name']} = 0x{cval(c):08x}u;  // {c['desc']}")
+    # Every readable register (ro and rw), so a bench that reads from this list cannot
+    # leave a register it was never told about unread.
+    readable = [r["name"] for r in spec["regs"] if r["access"] in ("ro", "rw")]
+    out += ["", "// every readable (ro, rw) register, in address order",
+            "constexpr uint32_t kReadable[] = {"]
+    line = "   "
+    for name in readable:
+        if len(line) + len(name) + 2 > 96:
+            out.append(line)
+            line = "   "
+        line += f" {name},"
+    out += [line, "};"]
     out += ["", f"}}  // namespace ll::{b}::regs", ""]
     return "\n".join(out)
 

@@ -106,4 +106,13 @@ constexpr uint32_t QCNT_W = 0x00000010u;  // width of the per-QP counters (satur
 constexpr uint32_t MBPS = 0x000f4240u;  // b/s per Mb/s (register rate unit)
 constexpr uint32_t CFG_Q16 = 0x00000010u;  // fractional bits of ALPHA_INIT and MIN_DEC_FAC
 
+// every readable (ro, rw) register, in address order
+constexpr uint32_t kReadable[] = {
+    ID, PARAMS, STATUS, STAGE_CTRL, STAGE_ALPHA_PERIOD, STAGE_DEC_PERIOD, STAGE_INC_PERIOD,
+    STAGE_BYTE_RESET, STAGE_THRESHOLD, STAGE_RAI, STAGE_RHAI, STAGE_RMIN, STAGE_FIRST_RATE,
+    STAGE_ALPHA_INIT, STAGE_MIN_DEC_FAC, STAGE_NP_INTERVAL, CNT_CNP_SENT, CNT_LATE,
+    CNT_REINSERT, CNT_GRANTS, STAT_CNP_RX, STAT_DEC, STAT_FR, STAT_AI, STAT_HAI, STAT_RC_LO,
+    STAT_RC_HI, STAT_ALPHA,
+};
+
 }  // namespace ll::dcqcn::regs

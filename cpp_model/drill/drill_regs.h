@@ -109,4 +109,11 @@ constexpr uint32_t GROUP_SLOTS = 0x00000004u;  // component slots per group row
 constexpr uint32_t RAND_EXTRA_BITS = 0x0000000au;  // random bits per sample = clog2(Ports) + RAND_EXTRA_BITS
 constexpr uint32_t CNT_PORT_STRIDE = 0x00000004u;  // byte stride of the per-port counters
 
+// every readable (ro, rw) register, in address order
+constexpr uint32_t kReadable[] = {
+    ID, PARAMS, PARAMS2, STATUS, STAGE_MODE, STAGE_MASK_LO, STAGE_MASK_HI, STAGE_GROUP_WEIGHTS,
+    STAGE_GROUP_COMPS, CNT_ECMP, CNT_RANDOM, CNT_RR, CNT_DRILL, CNT_FLOW_NEW, CNT_FLOW_PINNED,
+    CNT_EMPTY, CNT_PORT_BASE,
+};
+
 }  // namespace ll::drill::regs

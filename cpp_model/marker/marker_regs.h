@@ -61,4 +61,10 @@ constexpr uint32_t ID_VALUE = 0x4d524b31u;  // value of ID
 constexpr uint32_t EWMA_FRAC = 0x00000008u;  // fractional bits of the stored EWMA
 constexpr uint32_t RAND_BITS = 0x00000030u;  // random bits compared per decision (rand_o[63:16])
 
+// every readable (ro, rw) register, in address order
+constexpr uint32_t kReadable[] = {
+    ID, PARAMS, STATUS, STAGE_KMIN, STAGE_KMAX, STAGE_SLOPE, STAGE_FLAGS, CNT_DECISIONS,
+    CNT_MARKS, CNT_DROPS,
+};
+
 }  // namespace ll::marker::regs

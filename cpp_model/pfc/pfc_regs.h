@@ -134,4 +134,16 @@ constexpr uint32_t WHY_ING = 0x00000003u;  // reason: lossy, ingress threshold o
 constexpr uint32_t WHY_EGLY = 0x00000004u;  // reason: lossy, egress lossy dynamic threshold or pool
 constexpr uint32_t WHY_WD = 0x00000005u;  // reason: egress queue in a PFC storm
 
+// every readable (ro, rw) register, in address order
+constexpr uint32_t kReadable[] = {
+    ID, PARAMS, STATUS, TICK_NS, MODE, LOSSLESS, XOFF_STATIC, ALPHA, XON_OFFSET, SHARED_SIZE,
+    EGLL_SIZE, EGLY_SIZE, SHP, QUANTA, REFRESH, LINK_GBPS, WD_DETECT, WD_RESTORE, RSV0, RSV1,
+    RSV2, RSV3, RSV4, RSV5, RSV6, RSV7, HDRM0, HDRM1, HDRM2, HDRM3, HDRM4, HDRM5, HDRM6, HDRM7,
+    STAT_SEL, CNT_ADMIT, CNT_HDRM, CNT_VIOLATION, CNT_LOSSY_DROP, CNT_WD_DROP, CNT_PAUSE_TX,
+    CNT_RESUME_TX, CNT_PAUSE_RX, CNT_RESUME_RX, CNT_WD_STORM, CNT_WD_RESTORE, CNT_OVERRUN,
+    HDR_PEAK, SHARED_USED, HDR_USED, EGLL_USED, EGLY_USED, SHP_SIZE, SNAP_PSENT, SNAP_HDROP,
+    SNAP_HPEAK, SNAP_PRCV, SNAP_PTIME, SNAP_WSTORM, SNAP_WDROP, SNAP_WREST, SNAP_CNT, SNAP_HDR,
+    SNAP_ECNT, SNAP_FLAGS,
+};
+
 }  // namespace ll::pfc::regs

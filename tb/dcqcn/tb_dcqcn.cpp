@@ -200,13 +200,14 @@ class DcqcnBench {
       ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
     }
     if (rng_.chance(12)) {  // reads, sometimes in the same cycle as a write (old value returned)
-      static const uint32_t readable[] = {regs::ID, regs::PARAMS, regs::STATUS, regs::STAGE_CTRL,
-                                          regs::STAGE_RMIN, regs::CNT_CNP_SENT, regs::CNT_LATE,
-                                          regs::CNT_REINSERT, regs::CNT_GRANTS, regs::STAT_CNP_RX,
-                                          regs::STAT_DEC, regs::STAT_FR, regs::STAT_AI, regs::STAT_HAI,
-                                          regs::STAT_RC_LO, regs::STAT_RC_HI, regs::STAT_ALPHA, 0x7FC, 0x046};
+      // every readable register of the map (a new one cannot stay unread), plus
+      // addresses that decode to nothing
+      constexpr size_t kMapped = sizeof(regs::kReadable) / sizeof(regs::kReadable[0]);
       in.cfg_re = true;
-      if (!in.cfg_we) in.cfg_addr = readable[rng_.below(sizeof(readable) / sizeof(readable[0]))];
+      if (!in.cfg_we) {
+        const uint64_t pick = rng_.below(kMapped + 2);
+        in.cfg_addr = pick < kMapped ? regs::kReadable[pick] : pick == kMapped ? 0x7FCu : 0x046u;
+      }
     }
     in.cnpo_ready = !rng_.chance(25);
     in.grant_ready = !rng_.chance(25);

@@ -157,12 +157,14 @@ class MarkerBench {
       if (init_done) cov_.hit("cfg_stage_without_commit");
     }
     if (rng_.chance(10)) {
-      static const uint32_t readable[] = {regs::ID, regs::PARAMS, regs::STATUS, regs::STAGE_KMIN,
-                                          regs::STAGE_KMAX, regs::STAGE_SLOPE, regs::STAGE_FLAGS,
-                                          regs::CNT_DECISIONS, regs::CNT_MARKS, regs::CNT_DROPS,
-                                          0x7FC};
+      // every readable register of the map (a new one cannot stay unread), plus
+      // addresses that decode to nothing
+      constexpr size_t kMapped = sizeof(regs::kReadable) / sizeof(regs::kReadable[0]);
       in.cfg_re = true;
-      if (!in.cfg_we) in.cfg_addr = readable[rng_.below(sizeof(readable) / sizeof(readable[0]))];
+      if (!in.cfg_we) {
+        const uint64_t pick = rng_.below(kMapped + 1);
+        in.cfg_addr = pick < kMapped ? regs::kReadable[pick] : 0x7FCu;
+      }
     }
     in.dec_ready = !rng_.chance(20);
     // Events: hold a stalled one, else a new one on ~80% of cycles.

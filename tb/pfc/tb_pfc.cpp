@@ -229,17 +229,17 @@ class PfcBench {
       }
     }
     if (rng_.chance(8)) {
-      static const uint32_t readable[] = {
-          regs::ID, regs::PARAMS, regs::STATUS, regs::TICK_NS, regs::MODE, regs::XOFF_STATIC,
-          regs::ALPHA, regs::SHARED_SIZE, regs::REFRESH, regs::WD_DETECT, regs::RSV0 + 12,
-          regs::HDRM0 + 28, regs::STAT_SEL, regs::HDR_PEAK, regs::SHARED_USED, regs::HDR_USED,
-          regs::EGLL_USED, regs::EGLY_USED, regs::SHP_SIZE, regs::SNAP_PSENT, regs::SNAP_PRCV,
-          regs::SNAP_PTIME, regs::SNAP_WSTORM, regs::SNAP_CNT, regs::SNAP_ECNT, regs::SNAP_FLAGS,
-          0x7FC, 0x101};
+      // every readable register of the map (a new one cannot stay unread), plus two
+      // addresses that decode to nothing (unaligned, unmapped)
+      constexpr size_t kMapped = sizeof(regs::kReadable) / sizeof(regs::kReadable[0]);
       in.cfg_re = true;
       if (!in.cfg_we) {
-        in.cfg_addr = rng_.chance(40) ? regs::CNT_ADMIT + 4 * static_cast<uint32_t>(rng_.below(13))
-                                      : readable[rng_.below(sizeof(readable) / sizeof(readable[0]))];
+        if (rng_.chance(40)) {
+          in.cfg_addr = regs::CNT_ADMIT + 4 * static_cast<uint32_t>(rng_.below(13));
+        } else {
+          const uint64_t pick = rng_.below(kMapped + 2);
+          in.cfg_addr = pick < kMapped ? regs::kReadable[pick] : pick == kMapped ? 0x7FCu : 0x101u;
+        }
       }
     }
     // admissions
