@@ -143,6 +143,7 @@ class Network : public EventHandler {
     std::vector<PortId> sel_port;     // selector port -> port
     std::vector<uint32_t> occ;        // selector port -> occupancy (64-byte cells)
     std::vector<int> group_of_leaf;   // components: destination switch node -> group, -1
+    uint64_t hash_seed = 0;           // this switch's hash-unit seed (scenario seed, switch id)
     std::vector<Egress> eg;
     std::vector<PortId> stdv_ports;   // the ports whose queues the STDV metric compares
     uint64_t buffer_used = 0;         // without a PFC block (> 64 ports, PFC off)
