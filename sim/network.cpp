@@ -8,7 +8,7 @@
 #include "dcqcn/dcqcn.h"
 #include "drill/control_plane.h"
 #include "drill/drill.h"
-#include "marker/red_marker.h"
+#include "marker/marker.h"
 #include "pfc/pfc.h"
 #include "pfc/pfc_buffer.h"
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "marker/red_marker.h"
+#include "marker/marker.h"
 
 namespace mk = ll::marker;
 

@@ -16,12 +16,12 @@ module ll_sat_counter #(
     if (Width < 1 || Width > 32) $error("ll_sat_counter: Width must be in 1..32");
   end
 
-  logic [Width-1:0] q;
-  assign value_o = q;
+  logic [Width-1:0] cnt_q;
+  assign value_o = cnt_q;
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni || clr_i)       q <= '0;
-    else if (inc_i && !(&q))    q <= q + 1'b1;
+    if (!rst_ni || clr_i)        cnt_q <= '0;
+    else if (inc_i && !(&cnt_q)) cnt_q <= cnt_q + 1'b1;
   end
 endmodule
 

@@ -187,49 +187,49 @@ module dcqcn_rp_pass #(
   assign late_s2a_o = late_a;
 
   // ---- P1 | P2 register
-  logic [AW-1:0] ach_b, a_c_lo_b, a_d1_lo_b;
-  logic [AlphaSteps-1:0] sc_b, sd_b;
-  logic [RW-1:0] rc0_b, rt0_b;
-  logic [SW-1:0] t0_b, bc0_b;
-  logic [CW-1:0] cfr0_b, cai0_b, chai0_b, cdec0_b, ccnp0_b;
-  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_b;
-  logic act0_b, cnpd0_b, dec_b, enA_b, enC_b, incon_b, late_b, cnpa_c_b;
-  logic [XW-1:0] dli_b, dla_b, dld_b;
-  logic [1:0] ev_b;
-  logic [TW-1:0] t_b;
-  logic [BytesW-1:0] bytes_b;
-  logic nic_b, hai_grow_b, clamp_tgt_b, clamp_ati_b;
-  logic [3:0] g_shift_b;
-  logic [31:0] p_alpha_b, p_dec_b, p_inc_b, byte_reset_b;
-  logic [SW-1:0] f_b;
-  logic [RW-1:0] rai_b, rhai_b, rmin_b, first_rate_b, line_b;
-  logic [AW-1:0] alpha_init_b, min_dec_fac_b;
+  logic [AW-1:0] ach_s2_q, a_c_lo_s2_q, a_d1_lo_s2_q;
+  logic [AlphaSteps-1:0] sc_s2_q, sd_s2_q;
+  logic [RW-1:0] rc0_s2_q, rt0_s2_q;
+  logic [SW-1:0] t0_s2_q, bc0_s2_q;
+  logic [CW-1:0] cfr0_s2_q, cai0_s2_q, chai0_s2_q, cdec0_s2_q, ccnp0_s2_q;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_s2_q;
+  logic act0_s2_q, cnpd0_s2_q, dec_s2_q, enA_s2_q, enC_s2_q, incon_s2_q, late_s2_q, cnpa_c_s2_q;
+  logic [XW-1:0] dli_s2_q, dla_s2_q, dld_s2_q;
+  logic [1:0] ev_s2_q;
+  logic [TW-1:0] t_s2_q;
+  logic [BytesW-1:0] bytes_s2_q;
+  logic nic_s2_q, hai_grow_s2_q, clamp_tgt_s2_q, clamp_ati_s2_q;
+  logic [3:0] g_shift_s2_q;
+  logic [31:0] p_alpha_s2_q, p_dec_s2_q, p_inc_s2_q, byte_reset_s2_q;
+  logic [SW-1:0] f_s2_q;
+  logic [RW-1:0] rai_s2_q, rhai_s2_q, rmin_s2_q, first_rate_s2_q, line_s2_q;
+  logic [AW-1:0] alpha_init_s2_q, min_dec_fac_s2_q;
   always_ff @(posedge clk_i) begin
-    ach_b <= ach[AH];  a_c_lo_b <= a_c_lo;  a_d1_lo_b <= a_d1_lo;  sc_b <= sc;  sd_b <= sd;
-    rc0_b <= rc0;  rt0_b <= rt0;  t0_b <= t0;  bc0_b <= bc0;
-    cfr0_b <= cfr0;  cai0_b <= cai0;  chai0_b <= chai0;  cdec0_b <= cdec0;  ccnp0_b <= ccnp0;
-    by0_b <= by0;  act0_b <= act0;  cnpd0_b <= cnpd0;  dec_b <= dec;  enA_b <= enA;
-    enC_b <= enC_a;  incon_b <= incon_a;  late_b <= late_a;  cnpa_c_b <= cnpa_c;
-    dli_b <= dli_a;  dla_b <= dla_c;  dld_b <= dld_c;
-    ev_b <= ev_i;  t_b <= t_i;  bytes_b <= bytes_i;
-    nic_b <= nic_i;  hai_grow_b <= hai_grow_i;  clamp_tgt_b <= clamp_tgt_i;  clamp_ati_b <= clamp_ati_i;
-    g_shift_b <= g_shift_i;  p_alpha_b <= p_alpha_i;  p_dec_b <= p_dec_i;  p_inc_b <= p_inc_i;
-    byte_reset_b <= byte_reset_i;  f_b <= f_i;  rai_b <= rai_i;  rhai_b <= rhai_i;  rmin_b <= rmin_i;
-    first_rate_b <= first_rate_i;  line_b <= line_i;  alpha_init_b <= alpha_init_i;
-    min_dec_fac_b <= min_dec_fac_i;
+    ach_s2_q <= ach[AH];  a_c_lo_s2_q <= a_c_lo;  a_d1_lo_s2_q <= a_d1_lo;  sc_s2_q <= sc;  sd_s2_q <= sd;
+    rc0_s2_q <= rc0;  rt0_s2_q <= rt0;  t0_s2_q <= t0;  bc0_s2_q <= bc0;
+    cfr0_s2_q <= cfr0;  cai0_s2_q <= cai0;  chai0_s2_q <= chai0;  cdec0_s2_q <= cdec0;  ccnp0_s2_q <= ccnp0;
+    by0_s2_q <= by0;  act0_s2_q <= act0;  cnpd0_s2_q <= cnpd0;  dec_s2_q <= dec;  enA_s2_q <= enA;
+    enC_s2_q <= enC_a;  incon_s2_q <= incon_a;  late_s2_q <= late_a;  cnpa_c_s2_q <= cnpa_c;
+    dli_s2_q <= dli_a;  dla_s2_q <= dla_c;  dld_s2_q <= dld_c;
+    ev_s2_q <= ev_i;  t_s2_q <= t_i;  bytes_s2_q <= bytes_i;
+    nic_s2_q <= nic_i;  hai_grow_s2_q <= hai_grow_i;  clamp_tgt_s2_q <= clamp_tgt_i;  clamp_ati_s2_q <= clamp_ati_i;
+    g_shift_s2_q <= g_shift_i;  p_alpha_s2_q <= p_alpha_i;  p_dec_s2_q <= p_dec_i;  p_inc_s2_q <= p_inc_i;
+    byte_reset_s2_q <= byte_reset_i;  f_s2_q <= f_i;  rai_s2_q <= rai_i;  rhai_s2_q <= rhai_i;  rmin_s2_q <= rmin_i;
+    first_rate_s2_q <= first_rate_i;  line_s2_q <= line_i;  alpha_init_s2_q <= alpha_init_i;
+    min_dec_fac_s2_q <= min_dec_fac_i;
   end
 
   // ==== P2: second half of the alpha chain and its taps; incA
   logic [AW-1:0] ach2 [AlphaSteps+1];
   logic [AW-1:0] a_c, a_d1;
   always_comb begin
-    for (int j = 0; j <= AlphaSteps; j++) ach2[j] = ach_b;
-    a_c  = a_c_lo_b;
-    a_d1 = a_d1_lo_b;
+    for (int j = 0; j <= AlphaSteps; j++) ach2[j] = ach_s2_q;
+    a_c  = a_c_lo_s2_q;
+    a_d1 = a_d1_lo_s2_q;
     for (int j = AH; j < AlphaSteps; j++) begin
-      ach2[j+1] = astep(ach2[j], g_shift_b, 1'b0);   // j >= 1: never the first update
-      if (sc_b[j]) a_c = ach2[j+1];
-      if (sd_b[j]) a_d1 = ach2[j+1];
+      ach2[j+1] = astep(ach2[j], g_shift_s2_q, 1'b0);   // j >= 1: never the first update
+      if (sc_s2_q[j]) a_c = ach2[j+1];
+      if (sd_s2_q[j]) a_d1 = ach2[j+1];
     end
   end
 
@@ -237,42 +237,42 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tA, bcA;
   logic [CW-1:0] cfrA, caiA, chaiA;
   dcqcn_rp_incr u_inc_a (
-    .en_i(enA_b), .byte_event_i(1'b0), .byte_on_i(byte_reset_b != '0), .hai_grow_i(hai_grow_b),
-    .f_i(f_b), .rai_i(rai_b), .rhai_i(rhai_b), .rmin_i(rmin_b), .line_i(line_b),
-    .rc_i(rc0_b), .rt_i(rt0_b), .t_i(t0_b), .bc_i(bc0_b), .cfr_i(cfr0_b), .cai_i(cai0_b), .chai_i(chai0_b),
+    .en_i(enA_s2_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_s2_q != '0), .hai_grow_i(hai_grow_s2_q),
+    .f_i(f_s2_q), .rai_i(rai_s2_q), .rhai_i(rhai_s2_q), .rmin_i(rmin_s2_q), .line_i(line_s2_q),
+    .rc_i(rc0_s2_q), .rt_i(rt0_s2_q), .t_i(t0_s2_q), .bc_i(bc0_s2_q), .cfr_i(cfr0_s2_q), .cai_i(cai0_s2_q), .chai_i(chai0_s2_q),
     .rc_o(rcA), .rt_o(rtA), .t_o(tA), .bc_o(bcA), .cfr_o(cfrA), .cai_o(caiA), .chai_o(chaiA)
   );
 
   // ---- P2 | P3 register
-  logic [AW-1:0] a_c_c, a_d1_c;
-  logic [RW-1:0] rcA_c, rtA_c;
-  logic [SW-1:0] tA_c, bcA_c;
-  logic [CW-1:0] cfrA_c, caiA_c, chaiA_c, cdec0_c, ccnp0_c;
-  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_c;
-  logic act0_c, cnpd0_c, dec_c, enC_c, incon_c, late_c, cnpa_c_c;
-  logic [XW-1:0] dli_c, dla_c_c, dld_c_c;
-  logic [1:0] ev_c;
-  logic [TW-1:0] t_c;
-  logic [BytesW-1:0] bytes_c;
-  logic nic_c, hai_grow_c, clamp_tgt_c, clamp_ati_c;
-  logic [3:0] g_shift_c;
-  logic [31:0] p_alpha_c, p_dec_c, p_inc_c, byte_reset_c;
-  logic [SW-1:0] f_c;
-  logic [RW-1:0] rai_c, rhai_c, rmin_c, first_rate_c, line_c;
-  logic [AW-1:0] alpha_init_c, min_dec_fac_c;
+  logic [AW-1:0] a_c_s3_q, a_d1_s3_q;
+  logic [RW-1:0] rcA_s3_q, rtA_s3_q;
+  logic [SW-1:0] tA_s3_q, bcA_s3_q;
+  logic [CW-1:0] cfrA_s3_q, caiA_s3_q, chaiA_s3_q, cdec0_s3_q, ccnp0_s3_q;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] by0_s3_q;
+  logic act0_s3_q, cnpd0_s3_q, dec_s3_q, enC_s3_q, incon_s3_q, late_s3_q, cnpa_c_s3_q;
+  logic [XW-1:0] dli_s3_q, dla_c_s3_q, dld_c_s3_q;
+  logic [1:0] ev_s3_q;
+  logic [TW-1:0] t_s3_q;
+  logic [BytesW-1:0] bytes_s3_q;
+  logic nic_s3_q, hai_grow_s3_q, clamp_tgt_s3_q, clamp_ati_s3_q;
+  logic [3:0] g_shift_s3_q;
+  logic [31:0] p_alpha_s3_q, p_dec_s3_q, p_inc_s3_q, byte_reset_s3_q;
+  logic [SW-1:0] f_s3_q;
+  logic [RW-1:0] rai_s3_q, rhai_s3_q, rmin_s3_q, first_rate_s3_q, line_s3_q;
+  logic [AW-1:0] alpha_init_s3_q, min_dec_fac_s3_q;
   always_ff @(posedge clk_i) begin
-    a_c_c <= a_c;  a_d1_c <= a_d1;
-    rcA_c <= rcA;  rtA_c <= rtA;  tA_c <= tA;  bcA_c <= bcA;
-    cfrA_c <= cfrA;  caiA_c <= caiA;  chaiA_c <= chaiA;  cdec0_c <= cdec0_b;  ccnp0_c <= ccnp0_b;
-    by0_c <= by0_b;  act0_c <= act0_b;  cnpd0_c <= cnpd0_b;  dec_c <= dec_b;  enC_c <= enC_b;
-    incon_c <= incon_b;  late_c <= late_b;  cnpa_c_c <= cnpa_c_b;
-    dli_c <= dli_b;  dla_c_c <= dla_b;  dld_c_c <= dld_b;
-    ev_c <= ev_b;  t_c <= t_b;  bytes_c <= bytes_b;
-    nic_c <= nic_b;  hai_grow_c <= hai_grow_b;  clamp_tgt_c <= clamp_tgt_b;  clamp_ati_c <= clamp_ati_b;
-    g_shift_c <= g_shift_b;  p_alpha_c <= p_alpha_b;  p_dec_c <= p_dec_b;  p_inc_c <= p_inc_b;
-    byte_reset_c <= byte_reset_b;  f_c <= f_b;  rai_c <= rai_b;  rhai_c <= rhai_b;  rmin_c <= rmin_b;
-    first_rate_c <= first_rate_b;  line_c <= line_b;  alpha_init_c <= alpha_init_b;
-    min_dec_fac_c <= min_dec_fac_b;
+    a_c_s3_q <= a_c;  a_d1_s3_q <= a_d1;
+    rcA_s3_q <= rcA;  rtA_s3_q <= rtA;  tA_s3_q <= tA;  bcA_s3_q <= bcA;
+    cfrA_s3_q <= cfrA;  caiA_s3_q <= caiA;  chaiA_s3_q <= chaiA;  cdec0_s3_q <= cdec0_s2_q;  ccnp0_s3_q <= ccnp0_s2_q;
+    by0_s3_q <= by0_s2_q;  act0_s3_q <= act0_s2_q;  cnpd0_s3_q <= cnpd0_s2_q;  dec_s3_q <= dec_s2_q;  enC_s3_q <= enC_s2_q;
+    incon_s3_q <= incon_s2_q;  late_s3_q <= late_s2_q;  cnpa_c_s3_q <= cnpa_c_s2_q;
+    dli_s3_q <= dli_s2_q;  dla_c_s3_q <= dla_s2_q;  dld_c_s3_q <= dld_s2_q;
+    ev_s3_q <= ev_s2_q;  t_s3_q <= t_s2_q;  bytes_s3_q <= bytes_s2_q;
+    nic_s3_q <= nic_s2_q;  hai_grow_s3_q <= hai_grow_s2_q;  clamp_tgt_s3_q <= clamp_tgt_s2_q;  clamp_ati_s3_q <= clamp_ati_s2_q;
+    g_shift_s3_q <= g_shift_s2_q;  p_alpha_s3_q <= p_alpha_s2_q;  p_dec_s3_q <= p_dec_s2_q;  p_inc_s3_q <= p_inc_s2_q;
+    byte_reset_s3_q <= byte_reset_s2_q;  f_s3_q <= f_s2_q;  rai_s3_q <= rai_s2_q;  rhai_s3_q <= rhai_s2_q;  rmin_s3_q <= rmin_s2_q;
+    first_rate_s3_q <= first_rate_s2_q;  line_s3_q <= line_s2_q;  alpha_init_s3_q <= alpha_init_s2_q;
+    min_dec_fac_s3_q <= min_dec_fac_s2_q;
   end
 
   // ==== P3: cut factor, the one multiplier (NIC decrease in the catch-up or the paper's
@@ -284,66 +284,66 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tB, bcB;
   logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB;
   logic [CW-1:0] cdecB;
-  assign first = !act0_c;
-  assign a_p   = first ? alpha_init_c : a_c_c;   // paper: alpha used by the cut at a CNP
-  assign aP    = astep(a_p, g_shift_c, 1'b1);    // paper: alpha after a CNP
+  assign first = !act0_s3_q;
+  assign a_p   = first ? alpha_init_s3_q : a_c_s3_q;   // paper: alpha used by the cut at a CNP
+  assign aP    = astep(a_p, g_shift_s3_q, 1'b1);    // paper: alpha after a CNP
   // the cut sees Rc after the first increase: for the paper's RP there is no decrease in
   // the catch-up, so incC is off and Rc after the catch-up is rcA too
   always_comb begin
-    cut_a    = nic_c ? a_d1_c : a_p;
+    cut_a    = nic_s3_q ? a_d1_s3_q : a_p;
     cut_f    = ONE - (cut_a >> 1);
-    if (cut_f < min_dec_fac_c) cut_f = min_dec_fac_c;
-    cut_prod = (RW+AW)'(rcA_c) * (RW+AW)'(cut_f);
+    if (cut_f < min_dec_fac_s3_q) cut_f = min_dec_fac_s3_q;
+    cut_prod = (RW+AW)'(rcA_s3_q) * (RW+AW)'(cut_f);
     cut_res  = RW'(cut_prod >> dcqcn_fmt_pkg::ALPHA_FRAC);
-    rc_cut   = (cut_res < rmin_c) ? rmin_c : cut_res;   // the paper's decrease at a CNP
+    rc_cut   = (cut_res < rmin_s3_q) ? rmin_s3_q : cut_res;   // the paper's decrease at a CNP
   end
 
   always_comb begin
-    clampB = clamp_tgt_c || (clamp_ati_c && tA_c != '0);
-    rtB    = rtA_c;
-    rcB    = rcA_c;
-    tB     = tA_c;
-    bcB    = bcA_c;
-    byB    = by0_c;
-    cdecB  = cdec0_c;
-    if (dec_c) begin
-      rtB   = clampB ? rcA_c : rtA_c;
-      rcB   = (cut_res < rmin_c) ? rmin_c : cut_res;
+    clampB = clamp_tgt_s3_q || (clamp_ati_s3_q && tA_s3_q != '0);
+    rtB    = rtA_s3_q;
+    rcB    = rcA_s3_q;
+    tB     = tA_s3_q;
+    bcB    = bcA_s3_q;
+    byB    = by0_s3_q;
+    cdecB  = cdec0_s3_q;
+    if (dec_s3_q) begin
+      rtB   = clampB ? rcA_s3_q : rtA_s3_q;
+      rcB   = (cut_res < rmin_s3_q) ? rmin_s3_q : cut_res;
       tB    = '0;
       bcB   = '0;
       byB   = '0;
-      cdecB = (&cdec0_c) ? cdec0_c : cdec0_c + 1'b1;
+      cdecB = (&cdec0_s3_q) ? cdec0_s3_q : cdec0_s3_q + 1'b1;
     end
   end
 
   // ---- P3 | P4 register
-  logic [RW-1:0] rcB_d, rtB_d, rc_cut_d;
-  logic [SW-1:0] tB_d, bcB_d;
-  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB_d;
-  logic [CW-1:0] cdecB_d, cfrA_d, caiA_d, chaiA_d, ccnp0_d;
-  logic [AW-1:0] a_c_d, aP_d;
-  logic act0_d, cnpd0_d, dec_d, enC_d, incon_d, late_d, cnpa_c_d;
-  logic [XW-1:0] dli_d, dla_d, dld_d;
-  logic [1:0] ev_d;
-  logic [TW-1:0] t_d;
-  logic [BytesW-1:0] bytes_d;
-  logic nic_d, hai_grow_d;
-  logic [31:0] p_alpha_d, p_dec_d, p_inc_d, byte_reset_d;
-  logic [SW-1:0] f_d;
-  logic [RW-1:0] rai_d, rhai_d, rmin_d, first_rate_d, line_d;
-  logic [AW-1:0] alpha_init_d;
+  logic [RW-1:0] rcB_s4_q, rtB_s4_q, rc_cut_s4_q;
+  logic [SW-1:0] tB_s4_q, bcB_s4_q;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB_s4_q;
+  logic [CW-1:0] cdecB_s4_q, cfrA_s4_q, caiA_s4_q, chaiA_s4_q, ccnp0_s4_q;
+  logic [AW-1:0] a_c_s4_q, aP_s4_q;
+  logic act0_s4_q, cnpd0_s4_q, dec_s4_q, enC_s4_q, incon_s4_q, late_s4_q, cnpa_c_s4_q;
+  logic [XW-1:0] dli_s4_q, dla_s4_q, dld_s4_q;
+  logic [1:0] ev_s4_q;
+  logic [TW-1:0] t_s4_q;
+  logic [BytesW-1:0] bytes_s4_q;
+  logic nic_s4_q, hai_grow_s4_q;
+  logic [31:0] p_alpha_s4_q, p_dec_s4_q, p_inc_s4_q, byte_reset_s4_q;
+  logic [SW-1:0] f_s4_q;
+  logic [RW-1:0] rai_s4_q, rhai_s4_q, rmin_s4_q, first_rate_s4_q, line_s4_q;
+  logic [AW-1:0] alpha_init_s4_q;
   always_ff @(posedge clk_i) begin
-    rcB_d <= rcB;  rtB_d <= rtB;  rc_cut_d <= rc_cut;  tB_d <= tB;  bcB_d <= bcB;  byB_d <= byB;
-    cdecB_d <= cdecB;  cfrA_d <= cfrA_c;  caiA_d <= caiA_c;  chaiA_d <= chaiA_c;  ccnp0_d <= ccnp0_c;
-    a_c_d <= a_c_c;  aP_d <= aP;
-    act0_d <= act0_c;  cnpd0_d <= cnpd0_c;  dec_d <= dec_c;  enC_d <= enC_c;  incon_d <= incon_c;
-    late_d <= late_c;  cnpa_c_d <= cnpa_c_c;
-    dli_d <= dli_c;  dla_d <= dla_c_c;  dld_d <= dld_c_c;
-    ev_d <= ev_c;  t_d <= t_c;  bytes_d <= bytes_c;
-    nic_d <= nic_c;  hai_grow_d <= hai_grow_c;
-    p_alpha_d <= p_alpha_c;  p_dec_d <= p_dec_c;  p_inc_d <= p_inc_c;
-    byte_reset_d <= byte_reset_c;  f_d <= f_c;  rai_d <= rai_c;  rhai_d <= rhai_c;  rmin_d <= rmin_c;
-    first_rate_d <= first_rate_c;  line_d <= line_c;  alpha_init_d <= alpha_init_c;
+    rcB_s4_q <= rcB;  rtB_s4_q <= rtB;  rc_cut_s4_q <= rc_cut;  tB_s4_q <= tB;  bcB_s4_q <= bcB;  byB_s4_q <= byB;
+    cdecB_s4_q <= cdecB;  cfrA_s4_q <= cfrA_s3_q;  caiA_s4_q <= caiA_s3_q;  chaiA_s4_q <= chaiA_s3_q;  ccnp0_s4_q <= ccnp0_s3_q;
+    a_c_s4_q <= a_c_s3_q;  aP_s4_q <= aP;
+    act0_s4_q <= act0_s3_q;  cnpd0_s4_q <= cnpd0_s3_q;  dec_s4_q <= dec_s3_q;  enC_s4_q <= enC_s3_q;  incon_s4_q <= incon_s3_q;
+    late_s4_q <= late_s3_q;  cnpa_c_s4_q <= cnpa_c_s3_q;
+    dli_s4_q <= dli_s3_q;  dla_s4_q <= dla_c_s3_q;  dld_s4_q <= dld_c_s3_q;
+    ev_s4_q <= ev_s3_q;  t_s4_q <= t_s3_q;  bytes_s4_q <= bytes_s3_q;
+    nic_s4_q <= nic_s3_q;  hai_grow_s4_q <= hai_grow_s3_q;
+    p_alpha_s4_q <= p_alpha_s3_q;  p_dec_s4_q <= p_dec_s3_q;  p_inc_s4_q <= p_inc_s3_q;
+    byte_reset_s4_q <= byte_reset_s3_q;  f_s4_q <= f_s3_q;  rai_s4_q <= rai_s3_q;  rhai_s4_q <= rhai_s3_q;  rmin_s4_q <= rmin_s3_q;
+    first_rate_s4_q <= first_rate_s3_q;  line_s4_q <= line_s3_q;  alpha_init_s4_q <= alpha_init_s3_q;
   end
 
   // ==== P4: incC (after a decrease: T = BC = 0, so its stage inputs are constant), the event
@@ -351,14 +351,14 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tC, bcC, tCi, bcCi;
   logic [CW-1:0] cfrC, caiC, chaiC;
   dcqcn_rp_incr u_inc_c (
-    .en_i(enC_d), .byte_event_i(1'b0), .byte_on_i(byte_reset_d != '0), .hai_grow_i(hai_grow_d),
-    .f_i(f_d), .rai_i(rai_d), .rhai_i(rhai_d), .rmin_i(rmin_d), .line_i(line_d),
-    .rc_i(rcB_d), .rt_i(rtB_d), .t_i(SW'(0)), .bc_i(SW'(0)), .cfr_i(cfrA_d), .cai_i(caiA_d), .chai_i(chaiA_d),
+    .en_i(enC_s4_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_s4_q != '0), .hai_grow_i(hai_grow_s4_q),
+    .f_i(f_s4_q), .rai_i(rai_s4_q), .rhai_i(rhai_s4_q), .rmin_i(rmin_s4_q), .line_i(line_s4_q),
+    .rc_i(rcB_s4_q), .rt_i(rtB_s4_q), .t_i(SW'(0)), .bc_i(SW'(0)), .cfr_i(cfrA_s4_q), .cai_i(caiA_s4_q), .chai_i(chaiA_s4_q),
     .rc_o(rcC), .rt_o(rtC), .t_o(tCi), .bc_o(bcCi), .cfr_o(cfrC), .cai_o(caiC), .chai_o(chaiC)
   );
   // enC implies a decrease in this pass, which cleared T and BC
-  assign tC  = enC_d ? tCi : tB_d;
-  assign bcC = enC_d ? bcCi : bcB_d;
+  assign tC  = enC_s4_q ? tCi : tB_s4_q;
+  assign bcC = enC_s4_q ? bcCi : bcB_s4_q;
 
   logic          is_cnp, is_sent;
   logic [RW-1:0] rcE, rtE;
@@ -372,29 +372,29 @@ module dcqcn_rp_pass #(
   logic          enS;
 
   // a late pass applies its catch-up only; the event waits for its replay
-  assign is_cnp  = ev_d == dcqcn_fmt_pkg::EV_CNP && !late_d;
-  assign is_sent = ev_d == dcqcn_fmt_pkg::EV_SENT && !late_d;
+  assign is_cnp  = ev_s4_q == dcqcn_fmt_pkg::EV_CNP && !late_s4_q;
+  assign is_sent = ev_s4_q == dcqcn_fmt_pkg::EV_SENT && !late_s4_q;
 
   always_comb begin
-    rcE = rcC;  rtE = rtC;  aE = a_c_d;  tE = tC;  bcE = bcC;  byE = byB_d;
-    dlaE = dla_d;  dliE = dli_d;  dldE = dld_d;
-    actE = act0_d;  inconE = incon_d;  cnpaE = cnpa_c_d;  cnpdE = dec_d ? 1'b0 : cnpd0_d;
-    ccnpE = ccnp0_d;  cdecE = cdecB_d;
+    rcE = rcC;  rtE = rtC;  aE = a_c_s4_q;  tE = tC;  bcE = bcC;  byE = byB_s4_q;
+    dlaE = dla_s4_q;  dliE = dli_s4_q;  dldE = dld_s4_q;
+    actE = act0_s4_q;  inconE = incon_s4_q;  cnpaE = cnpa_c_s4_q;  cnpdE = dec_s4_q ? 1'b0 : cnpd0_s4_q;
+    ccnpE = ccnp0_s4_q;  cdecE = cdecB_s4_q;
     bsum = '0;
     enS = 1'b0;
     if (is_cnp) begin
-      ccnpE = (&ccnp0_d) ? ccnp0_d : ccnp0_d + 1'b1;
+      ccnpE = (&ccnp0_s4_q) ? ccnp0_s4_q : ccnp0_s4_q + 1'b1;
       actE  = 1'b1;
-      if (nic_d) begin
-        if (!act0_d) begin
-          aE    = alpha_init_d;
+      if (nic_s4_q) begin
+        if (!act0_s4_q) begin
+          aE    = alpha_init_s4_q;
           cnpaE = 1'b0;
           cnpdE = 1'b1;
-          dlaE  = XW'(t_d) + XW'(p_alpha_d);
-          dldE  = XW'(t_d) + XW'(p_dec_d);
-          if (first_rate_d != '0) begin
-            rcE = first_rate_d;
-            rtE = first_rate_d;
+          dlaE  = XW'(t_s4_q) + XW'(p_alpha_s4_q);
+          dldE  = XW'(t_s4_q) + XW'(p_dec_s4_q);
+          if (first_rate_s4_q != '0) begin
+            rcE = first_rate_s4_q;
+            rtE = first_rate_s4_q;
           end
         end else begin
           cnpaE = 1'b1;
@@ -402,45 +402,45 @@ module dcqcn_rp_pass #(
         end
       end else begin
         rtE    = rcC;
-        rcE    = rc_cut_d;
+        rcE    = rc_cut_s4_q;
         tE     = '0;
         bcE    = '0;
         byE    = '0;
-        cdecE  = (&cdecB_d) ? cdecB_d : cdecB_d + 1'b1;
-        aE     = aP_d;
-        dlaE   = XW'(t_d) + XW'(p_alpha_d);
-        dliE   = XW'(t_d) + XW'(p_inc_d);
+        cdecE  = (&cdecB_s4_q) ? cdecB_s4_q : cdecB_s4_q + 1'b1;
+        aE     = aP_s4_q;
+        dlaE   = XW'(t_s4_q) + XW'(p_alpha_s4_q);
+        dliE   = XW'(t_s4_q) + XW'(p_inc_s4_q);
         inconE = 1'b1;
       end
-    end else if (is_sent && incon_d && byte_reset_d != '0) begin
-      bsum = (dcqcn_fmt_pkg::BYTE_W+1)'(byB_d) + (dcqcn_fmt_pkg::BYTE_W+1)'(bytes_d);
+    end else if (is_sent && incon_s4_q && byte_reset_s4_q != '0) begin
+      bsum = (dcqcn_fmt_pkg::BYTE_W+1)'(byB_s4_q) + (dcqcn_fmt_pkg::BYTE_W+1)'(bytes_s4_q);
       byE  = bsum[dcqcn_fmt_pkg::BYTE_W] ? '1 : bsum[dcqcn_fmt_pkg::BYTE_W-1:0];
-      if (byE >= byte_reset_d) begin
-        byE = byE - byte_reset_d;
+      if (byE >= byte_reset_s4_q) begin
+        byE = byE - byte_reset_s4_q;
         enS = 1'b1;
       end
     end
   end
 
   // ---- P4 | P5 register
-  logic [RW-1:0] rcE_e, rtE_e;
-  logic [AW-1:0] aE_e;
-  logic [SW-1:0] tE_e, bcE_e;
-  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byE_e;
-  logic [TW-1:0] dlaE_e, dliE_e, dldE_e;
-  logic actE_e, inconE_e, cnpaE_e, cnpdE_e, enS_e, late_e;
-  logic [CW-1:0] ccnpE_e, cdecE_e, cfrC_e, caiC_e, chaiC_e;
-  logic hai_grow_e;
-  logic [SW-1:0] f_e;
-  logic [RW-1:0] rai_e, rhai_e, rmin_e, line_e;
+  logic [RW-1:0] rcE_s5_q, rtE_s5_q;
+  logic [AW-1:0] aE_s5_q;
+  logic [SW-1:0] tE_s5_q, bcE_s5_q;
+  logic [dcqcn_fmt_pkg::BYTE_W-1:0] byE_s5_q;
+  logic [TW-1:0] dlaE_s5_q, dliE_s5_q, dldE_s5_q;
+  logic actE_s5_q, inconE_s5_q, cnpaE_s5_q, cnpdE_s5_q, enS_s5_q, late_s5_q;
+  logic [CW-1:0] ccnpE_s5_q, cdecE_s5_q, cfrC_s5_q, caiC_s5_q, chaiC_s5_q;
+  logic hai_grow_s5_q;
+  logic [SW-1:0] f_s5_q;
+  logic [RW-1:0] rai_s5_q, rhai_s5_q, rmin_s5_q, line_s5_q;
   always_ff @(posedge clk_i) begin
-    rcE_e <= rcE;  rtE_e <= rtE;  aE_e <= aE;  tE_e <= tE;  bcE_e <= bcE;  byE_e <= byE;
-    dlaE_e <= TW'(dlaE);  dliE_e <= TW'(dliE);  dldE_e <= TW'(dldE);
-    actE_e <= actE;  inconE_e <= inconE;  cnpaE_e <= cnpaE;  cnpdE_e <= cnpdE;  enS_e <= enS;
-    late_e <= late_d;
-    ccnpE_e <= ccnpE;  cdecE_e <= cdecE;  cfrC_e <= cfrC;  caiC_e <= caiC;  chaiC_e <= chaiC;
-    hai_grow_e <= hai_grow_d;  f_e <= f_d;  rai_e <= rai_d;  rhai_e <= rhai_d;  rmin_e <= rmin_d;
-    line_e <= line_d;
+    rcE_s5_q <= rcE;  rtE_s5_q <= rtE;  aE_s5_q <= aE;  tE_s5_q <= tE;  bcE_s5_q <= bcE;  byE_s5_q <= byE;
+    dlaE_s5_q <= TW'(dlaE);  dliE_s5_q <= TW'(dliE);  dldE_s5_q <= TW'(dldE);
+    actE_s5_q <= actE;  inconE_s5_q <= inconE;  cnpaE_s5_q <= cnpaE;  cnpdE_s5_q <= cnpdE;  enS_s5_q <= enS;
+    late_s5_q <= late_s4_q;
+    ccnpE_s5_q <= ccnpE;  cdecE_s5_q <= cdecE;  cfrC_s5_q <= cfrC;  caiC_s5_q <= caiC;  chaiC_s5_q <= chaiC;
+    hai_grow_s5_q <= hai_grow_s4_q;  f_s5_q <= f_s4_q;  rai_s5_q <= rai_s4_q;  rhai_s5_q <= rhai_s4_q;  rmin_s5_q <= rmin_s4_q;
+    line_s5_q <= line_s4_q;
   end
 
   // ==== P5: the byte-counter increase, pack
@@ -448,30 +448,30 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tS, bcS;
   logic [CW-1:0] cfrS, caiS, chaiS;
   dcqcn_rp_incr u_inc_s (
-    .en_i(enS_e), .byte_event_i(1'b1), .byte_on_i(1'b1), .hai_grow_i(hai_grow_e),
-    .f_i(f_e), .rai_i(rai_e), .rhai_i(rhai_e), .rmin_i(rmin_e), .line_i(line_e),
-    .rc_i(rcE_e), .rt_i(rtE_e), .t_i(tE_e), .bc_i(bcE_e), .cfr_i(cfrC_e), .cai_i(caiC_e), .chai_i(chaiC_e),
+    .en_i(enS_s5_q), .byte_event_i(1'b1), .byte_on_i(1'b1), .hai_grow_i(hai_grow_s5_q),
+    .f_i(f_s5_q), .rai_i(rai_s5_q), .rhai_i(rhai_s5_q), .rmin_i(rmin_s5_q), .line_i(line_s5_q),
+    .rc_i(rcE_s5_q), .rt_i(rtE_s5_q), .t_i(tE_s5_q), .bc_i(bcE_s5_q), .cfr_i(cfrC_s5_q), .cai_i(caiC_s5_q), .chai_i(chaiC_s5_q),
     .rc_o(rcS), .rt_o(rtS), .t_o(tS), .bc_o(bcS), .cfr_o(cfrS), .cai_o(caiS), .chai_o(chaiS)
   );
 
   always_comb begin
-    late_o = late_e;
+    late_o = late_s5_q;
     st_o = '0;
     st_o[dcqcn_fmt_pkg::W_RC +: RW]        = rcS;
     st_o[dcqcn_fmt_pkg::W_RT +: RW]        = rtS;
-    st_o[dcqcn_fmt_pkg::W_ALPHA +: AW]     = aE_e;
+    st_o[dcqcn_fmt_pkg::W_ALPHA +: AW]     = aE_s5_q;
     st_o[dcqcn_fmt_pkg::W_T +: SW]         = tS;
     st_o[dcqcn_fmt_pkg::W_BC +: SW]        = bcS;
-    st_o[dcqcn_fmt_pkg::W_BYTES +: dcqcn_fmt_pkg::BYTE_W] = byE_e;
-    st_o[dcqcn_fmt_pkg::W_DLA +: TW]       = dlaE_e;
-    st_o[dcqcn_fmt_pkg::W_DLI +: TW]       = dliE_e;
-    st_o[dcqcn_fmt_pkg::W_DLD +: TW]       = dldE_e;
-    st_o[dcqcn_fmt_pkg::W_ACTIVE]          = actE_e;
-    st_o[dcqcn_fmt_pkg::W_INCON]           = inconE_e;
-    st_o[dcqcn_fmt_pkg::W_CNPA]            = cnpaE_e;
-    st_o[dcqcn_fmt_pkg::W_CNPD]            = cnpdE_e;
-    st_o[dcqcn_fmt_pkg::W_CCNP +: CW]      = ccnpE_e;
-    st_o[dcqcn_fmt_pkg::W_CDEC +: CW]      = cdecE_e;
+    st_o[dcqcn_fmt_pkg::W_BYTES +: dcqcn_fmt_pkg::BYTE_W] = byE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_DLA +: TW]       = dlaE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_DLI +: TW]       = dliE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_DLD +: TW]       = dldE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_ACTIVE]          = actE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_INCON]           = inconE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_CNPA]            = cnpaE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_CNPD]            = cnpdE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_CCNP +: CW]      = ccnpE_s5_q;
+    st_o[dcqcn_fmt_pkg::W_CDEC +: CW]      = cdecE_s5_q;
     st_o[dcqcn_fmt_pkg::W_CFR +: CW]       = cfrS;
     st_o[dcqcn_fmt_pkg::W_CAI +: CW]       = caiS;
     st_o[dcqcn_fmt_pkg::W_CHAI +: CW]      = chaiS;

@@ -22,17 +22,17 @@ module drill_sat_acc #(
 
   localparam int SW = ((Width > IncW) ? Width : IncW) + 1;  // sum width, cannot overflow
 
-  logic [Width-1:0] q;
+  logic [Width-1:0] acc_q;
   logic [SW-1:0]    sum;
   logic [Width-1:0] d;
 
-  assign value_o = q;
-  assign sum     = SW'(q) + SW'(inc_i);
+  assign value_o = acc_q;
+  assign sum     = SW'(acc_q) + SW'(inc_i);
   assign d       = (|sum[SW-1:Width]) ? '1 : sum[Width-1:0];  // carry out of Width bits: saturate
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni || clr_i) q <= '0;
-    else                  q <= d;
+    if (!rst_ni || clr_i) acc_q <= '0;
+    else                  acc_q <= d;
   end
 endmodule
 

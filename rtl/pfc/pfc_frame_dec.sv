@@ -106,23 +106,23 @@ module pfc_frame_dec (
 
 `ifndef SYNTHESIS
   // AXI-stream rule on the input: once rx_valid_i && !rx_ready_o, the beat holds.
-  logic        a_hold;
-  logic [63:0] a_data;
-  logic [7:0]  a_keep;
-  logic        a_last, a_err;
+  logic        a_hold_q;
+  logic [63:0] a_data_q;
+  logic [7:0]  a_keep_q;
+  logic        a_last_q, a_err_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      a_hold <= 1'b0;
+      a_hold_q <= 1'b0;
     end else begin
-      if (a_hold) begin
+      if (a_hold_q) begin
         assert (rx_valid_i) else $error("pfc_frame_dec: rx_valid_i dropped while not ready");
-        assert (rx_data_i == a_data && rx_keep_i == a_keep && rx_last_i == a_last && rx_err_i == a_err)
+        assert (rx_data_i == a_data_q && rx_keep_i == a_keep_q && rx_last_i == a_last_q && rx_err_i == a_err_q)
           else $error("pfc_frame_dec: rx beat changed while not ready");
       end
       if (rx_valid_i) assert (rx_keep_i[0]) else $error("pfc_frame_dec: empty beat (rx_keep_i[0] low)");
-      a_hold <= rx_valid_i && !rx_ready_o;
+      a_hold_q <= rx_valid_i && !rx_ready_o;
     end
-    a_data <= rx_data_i; a_keep <= rx_keep_i; a_last <= rx_last_i; a_err <= rx_err_i;
+    a_data_q <= rx_data_i; a_keep_q <= rx_keep_i; a_last_q <= rx_last_i; a_err_q <= rx_err_i;
   end
 `endif
 endmodule

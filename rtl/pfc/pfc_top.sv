@@ -170,16 +170,16 @@ module pfc_top #(
   assign init_done_o = init_done;
 
   // ------------------------------------------------------------------ configuration
-  // s_* staged shadow, l_* live; COMMIT copies s_* -> l_* in one cycle.
-  logic              s_dyn, s_pool, l_dyn, l_pool;
-  logic [7:0]        s_llmask, l_llmask;
-  logic [CntW-1:0]   s_xoff, l_xoff, s_xon, l_xon, s_shsz, l_shsz, s_egll, l_egll, s_egly, l_egly;
-  logic [3:0]        s_aing, l_aing, s_aeg, l_aeg;
-  logic [2:0]        s_os, l_os;
-  logic [15:0]       s_quanta, l_quanta;
-  logic [TimerW-1:0] s_refresh, l_refresh, s_wddet, l_wddet, s_wdres, l_wdres;
-  logic [9:0]        s_gbps, l_gbps;
-  logic [8*CntW-1:0] s_rsv, l_rsv, s_hdrm, l_hdrm;
+  // stg_*_q staged shadow, live_*_q live; COMMIT copies stg_*_q -> live_*_q in one cycle.
+  logic              stg_dyn_q, stg_pool_q, live_dyn_q, live_pool_q;
+  logic [7:0]        stg_llmask_q, live_llmask_q;
+  logic [CntW-1:0]   stg_xoff_q, live_xoff_q, stg_xon_q, live_xon_q, stg_shsz_q, live_shsz_q, stg_egll_q, live_egll_q, stg_egly_q, live_egly_q;
+  logic [3:0]        stg_aing_q, live_aing_q, stg_aeg_q, live_aeg_q;
+  logic [2:0]        stg_os_q, live_os_q;
+  logic [15:0]       stg_quanta_q, live_quanta_q;
+  logic [TimerW-1:0] stg_refresh_q, live_refresh_q, stg_wddet_q, live_wddet_q, stg_wdres_q, live_wdres_q;
+  logic [9:0]        stg_gbps_q, live_gbps_q;
+  logic [8*CntW-1:0] stg_rsv_q, live_rsv_q, stg_hdrm_q, live_hdrm_q;
   logic [QW-1:0]     stat_sel_q;
 
   logic        we_ok;
@@ -197,48 +197,48 @@ module pfc_top #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      s_dyn <= 1'b1; s_pool <= 1'b0; s_llmask <= 8'h18;
-      s_xoff <= CntW'(24475); s_xon <= CntW'(3000);
-      s_shsz <= CMAX; s_egll <= CMAX; s_egly <= CMAX;
-      s_aing <= 4'd0; s_aeg <= 4'd0; s_os <= 3'd0; s_quanta <= 16'hffff;
-      s_refresh <= DefRefresh; s_wddet <= DefWd; s_wdres <= DefWd; s_gbps <= 10'd100;
-      s_rsv <= '0; s_hdrm <= {8{CntW'(22400)}};
-      l_dyn <= 1'b1; l_pool <= 1'b0; l_llmask <= 8'h18;
-      l_xoff <= CntW'(24475); l_xon <= CntW'(3000);
-      l_shsz <= CMAX; l_egll <= CMAX; l_egly <= CMAX;
-      l_aing <= 4'd0; l_aeg <= 4'd0; l_os <= 3'd0; l_quanta <= 16'hffff;
-      l_refresh <= DefRefresh; l_wddet <= DefWd; l_wdres <= DefWd; l_gbps <= 10'd100;
-      l_rsv <= '0; l_hdrm <= {8{CntW'(22400)}};
+      stg_dyn_q <= 1'b1; stg_pool_q <= 1'b0; stg_llmask_q <= 8'h18;
+      stg_xoff_q <= CntW'(24475); stg_xon_q <= CntW'(3000);
+      stg_shsz_q <= CMAX; stg_egll_q <= CMAX; stg_egly_q <= CMAX;
+      stg_aing_q <= 4'd0; stg_aeg_q <= 4'd0; stg_os_q <= 3'd0; stg_quanta_q <= 16'hffff;
+      stg_refresh_q <= DefRefresh; stg_wddet_q <= DefWd; stg_wdres_q <= DefWd; stg_gbps_q <= 10'd100;
+      stg_rsv_q <= '0; stg_hdrm_q <= {8{CntW'(22400)}};
+      live_dyn_q <= 1'b1; live_pool_q <= 1'b0; live_llmask_q <= 8'h18;
+      live_xoff_q <= CntW'(24475); live_xon_q <= CntW'(3000);
+      live_shsz_q <= CMAX; live_egll_q <= CMAX; live_egly_q <= CMAX;
+      live_aing_q <= 4'd0; live_aeg_q <= 4'd0; live_os_q <= 3'd0; live_quanta_q <= 16'hffff;
+      live_refresh_q <= DefRefresh; live_wddet_q <= DefWd; live_wdres_q <= DefWd; live_gbps_q <= 10'd100;
+      live_rsv_q <= '0; live_hdrm_q <= {8{CntW'(22400)}};
       stat_sel_q <= '0;
     end else begin
       if (we_ok) begin
         case (cfg_addr_i)
-          pfc_regs_pkg::PFC_MODE:        begin s_dyn <= cfg_wdata_i[0]; s_pool <= cfg_wdata_i[1]; end
-          pfc_regs_pkg::PFC_LOSSLESS:    s_llmask <= cfg_wdata_i[7:0];
-          pfc_regs_pkg::PFC_XOFF_STATIC: s_xoff <= cfg_wdata_i[CntW-1:0];
-          pfc_regs_pkg::PFC_ALPHA:       begin s_aing <= cfg_wdata_i[3:0]; s_aeg <= cfg_wdata_i[11:8]; end
-          pfc_regs_pkg::PFC_XON_OFFSET:  s_xon <= cfg_wdata_i[CntW-1:0];
-          pfc_regs_pkg::PFC_SHARED_SIZE: s_shsz <= cfg_wdata_i[CntW-1:0];
-          pfc_regs_pkg::PFC_EGLL_SIZE:   s_egll <= cfg_wdata_i[CntW-1:0];
-          pfc_regs_pkg::PFC_EGLY_SIZE:   s_egly <= cfg_wdata_i[CntW-1:0];
-          pfc_regs_pkg::PFC_SHP:         s_os <= cfg_wdata_i[2:0];
-          pfc_regs_pkg::PFC_QUANTA:      s_quanta <= cfg_wdata_i[15:0];
-          pfc_regs_pkg::PFC_REFRESH:     s_refresh <= cfg_wdata_i[TimerW-1:0];
-          pfc_regs_pkg::PFC_LINK_GBPS:   s_gbps <= cfg_wdata_i[9:0];
-          pfc_regs_pkg::PFC_WD_DETECT:   s_wddet <= cfg_wdata_i[TimerW-1:0];
-          pfc_regs_pkg::PFC_WD_RESTORE:  s_wdres <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_MODE:        begin stg_dyn_q <= cfg_wdata_i[0]; stg_pool_q <= cfg_wdata_i[1]; end
+          pfc_regs_pkg::PFC_LOSSLESS:    stg_llmask_q <= cfg_wdata_i[7:0];
+          pfc_regs_pkg::PFC_XOFF_STATIC: stg_xoff_q <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_ALPHA:       begin stg_aing_q <= cfg_wdata_i[3:0]; stg_aeg_q <= cfg_wdata_i[11:8]; end
+          pfc_regs_pkg::PFC_XON_OFFSET:  stg_xon_q <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_SHARED_SIZE: stg_shsz_q <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_EGLL_SIZE:   stg_egll_q <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_EGLY_SIZE:   stg_egly_q <= cfg_wdata_i[CntW-1:0];
+          pfc_regs_pkg::PFC_SHP:         stg_os_q <= cfg_wdata_i[2:0];
+          pfc_regs_pkg::PFC_QUANTA:      stg_quanta_q <= cfg_wdata_i[15:0];
+          pfc_regs_pkg::PFC_REFRESH:     stg_refresh_q <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_LINK_GBPS:   stg_gbps_q <= cfg_wdata_i[9:0];
+          pfc_regs_pkg::PFC_WD_DETECT:   stg_wddet_q <= cfg_wdata_i[TimerW-1:0];
+          pfc_regs_pkg::PFC_WD_RESTORE:  stg_wdres_q <= cfg_wdata_i[TimerW-1:0];
           pfc_regs_pkg::PFC_STAT_SEL:    if (cfg_wdata_i < 32'(Entries)) stat_sel_q <= cfg_wdata_i[QW-1:0];
           default: begin
-            if (waddr >= 10'h020 && waddr < 10'h028) s_rsv[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
-            if (waddr >= 10'h028 && waddr < 10'h030) s_hdrm[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
+            if (waddr >= 10'h020 && waddr < 10'h028) stg_rsv_q[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
+            if (waddr >= 10'h028 && waddr < 10'h030) stg_hdrm_q[waddr[2:0]*CntW +: CntW] <= cfg_wdata_i[CntW-1:0];
           end
         endcase
       end
       if (commit) begin
-        l_dyn <= s_dyn; l_pool <= s_pool; l_llmask <= s_llmask; l_xoff <= s_xoff; l_xon <= s_xon;
-        l_shsz <= s_shsz; l_egll <= s_egll; l_egly <= s_egly; l_aing <= s_aing; l_aeg <= s_aeg;
-        l_os <= s_os; l_quanta <= s_quanta; l_refresh <= s_refresh; l_gbps <= s_gbps;
-        l_wddet <= s_wddet; l_wdres <= s_wdres; l_rsv <= s_rsv; l_hdrm <= s_hdrm;
+        live_dyn_q <= stg_dyn_q; live_pool_q <= stg_pool_q; live_llmask_q <= stg_llmask_q; live_xoff_q <= stg_xoff_q; live_xon_q <= stg_xon_q;
+        live_shsz_q <= stg_shsz_q; live_egll_q <= stg_egll_q; live_egly_q <= stg_egly_q; live_aing_q <= stg_aing_q; live_aeg_q <= stg_aeg_q;
+        live_os_q <= stg_os_q; live_quanta_q <= stg_quanta_q; live_refresh_q <= stg_refresh_q; live_gbps_q <= stg_gbps_q;
+        live_wddet_q <= stg_wddet_q; live_wdres_q <= stg_wdres_q; live_rsv_q <= stg_rsv_q; live_hdrm_q <= stg_hdrm_q;
       end
     end
   end
@@ -259,12 +259,12 @@ module pfc_top #(
     logic [CntW+9:0]  prod;
     hsum = '0;
     for (int p = 0; p < 8; p++)
-      if (l_llmask[p]) hsum = hsum + (CntW + 3)'(l_hdrm[p*CntW +: CntW]);
+      if (live_llmask_q[p]) hsum = hsum + (CntW + 3)'(live_hdrm_q[p*CntW +: CntW]);
     prod = (CntW + 10)'(hsum) * (CntW + 10)'(Ports);
-    prod = prod >> l_os;
+    prod = prod >> live_os_q;
     shp_size = (|prod[CntW+9:CntW]) ? CMAX : prod[CntW-1:0];
   end
-  assign bpt = 26'(l_gbps) * TickNs26;
+  assign bpt = 26'(live_gbps_q) * TickNs26;
 
   // ------------------------------------------------------------------ state
   logic [CntW-1:0]  sh_used_q, hdr_used_q, egll_used_q, egly_used_q, hdr_peak_q;
@@ -399,10 +399,10 @@ module pfc_top #(
   logic [CntW-1:0]   lim_m_len, hcap_m_len, egthr_m_len;
   logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
   assign prio        = s1_qi_q[2:0];
-  assign rsv         = l_rsv[prio*CntW +: CntW];
-  assign hcap        = l_hdrm[prio*CntW +: CntW];
-  assign free_sh     = csub(l_shsz, sh_used_q);
-  assign sh_in       = sh_used_q <= l_shsz;
+  assign rsv         = live_rsv_q[prio*CntW +: CntW];
+  assign hcap        = live_hdrm_q[prio*CntW +: CntW];
+  assign free_sh     = csub(live_shsz_q, sh_used_q);
+  assign sh_in       = sh_used_q <= live_shsz_q;
   assign lim         = {1'b0, rsv} + {1'b0, thr_q};
   assign len_x       = (CntW + 1)'(s1_len_q);
   assign lim_c       = lim[CntW] ? {1'b0, CMAX} : lim;            // min(lim, 2^CntW - 1)
@@ -413,8 +413,8 @@ module pfc_top #(
   assign egthr_ge_len = {1'b0, egthr_q} >= len_x;
   assign egthr_m_len = egthr_q - len_x[CntW-1:0];
   assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
-  assign k_dep       = (CntW + 3)'(lim) + (CntW + 3)'(len_x) - (CntW + 3)'(l_xon);  // XON after a departure
-  assign k_sw        = (CntW + 3)'(lim) - (CntW + 3)'(l_xon);                      // XON in the sweep
+  assign k_dep       = (CntW + 3)'(lim) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure
+  assign k_sw        = (CntW + 3)'(lim) - (CntW + 3)'(live_xon_q);                      // XON in the sweep
   assign over_old    = csub(i_cnt, rsv);
   logic [CntW:0]     tot;                    // the ingress queue's bytes, cnt + hdr
   assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
@@ -442,8 +442,8 @@ module pfc_top #(
     dsh  = (i_cnt >= rsv) ? len_x[CntW-1:0] : (csum[CntW+2] ? '0 : csum[CntW-1:0]);
     fits = lim_ge_len && i_cnt <= lim_m_len && sh_in && dsh <= free_sh;
     hok  = hcap_ge_len && i_hdr <= hcap_m_len &&
-           (!l_pool || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
-    egfit = egthr_ge_len && e_cnt <= egthr_m_len && {1'b0, egly_used_q} + len_x <= {1'b0, l_egly};
+           (!live_pool_q || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
+    egfit = egthr_ge_len && e_cnt <= egthr_m_len && {1'b0, egly_used_q} + len_x <= {1'b0, live_egly_q};
     hd = '0; cd = '0; rest = '0; release_b = '0; xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
     dec_bits = '0; tt = '0;
 
@@ -454,7 +454,7 @@ module pfc_top #(
           if (e_storm) begin
             dec_d = 2'd2; why_d = 3'd5; n_wdrop = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
           end else if (s1_ll_q) begin
-            if (l_pool && {1'b0, egll_used_q} + len_x > {1'b0, l_egll}) begin
+            if (live_pool_q && {1'b0, egll_used_q} + len_x > {1'b0, live_egll_q}) begin
               dec_d = 2'd2; why_d = 3'd2; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
             end else if (!i_xoff && fits) begin
               n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
@@ -462,7 +462,7 @@ module pfc_top #(
               cnt_inc[CAdmit] = 1'b1;
             end else begin
               if (!i_xoff) begin
-                n_xoff = 1'b1; n_rt = '0; pz_v_d = 1'b1; pz_q_d = l_quanta;
+                n_xoff = 1'b1; n_rt = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q;
                 n_psent = sinc(i_psent); cnt_inc[CPauseTx] = 1'b1;
               end
               if (hok) begin
@@ -477,7 +477,7 @@ module pfc_top #(
           end else begin
             if (!fits) begin
               dec_d = 2'd2; why_d = 3'd3; cnt_inc[CLossy] = 1'b1;
-            end else if (l_pool && !egfit) begin
+            end else if (live_pool_q && !egfit) begin
               dec_d = 2'd2; why_d = 3'd4; cnt_inc[CLossy] = 1'b1;
             end else begin
               n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
@@ -530,8 +530,8 @@ module pfc_top #(
               n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
             end else begin
               tt = tadd(i_rt, sw_e_q);
-              if (l_refresh != '0 && tt >= l_refresh) begin
-                n_rt = '0; pz_v_d = 1'b1; pz_q_d = l_quanta; n_psent = sinc(i_psent);
+              if (live_refresh_q != '0 && tt >= live_refresh_q) begin
+                n_rt = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q; n_psent = sinc(i_psent);
                 cnt_inc[CPauseTx] = 1'b1;
               end else begin
                 n_rt = tt;
@@ -546,13 +546,13 @@ module pfc_top #(
             if (30'(e_rem) <= dec_bits) begin n_pact = 1'b0; n_rem = '0; end
             else n_rem = e_rem - RemW'(dec_bits);
           end
-          wd_on = l_wddet != '0 && l_llmask[s1_qe_q[2:0]];
+          wd_on = live_wddet_q != '0 && live_llmask_q[s1_qe_q[2:0]];
           if (!wd_on) begin
             n_storm = 1'b0; n_wdt = '0;
           end else if (!e_storm) begin
             if (peff && e_cnt != '0) begin
               tt = tadd(e_wdt, sw_e_q);
-              if (tt >= l_wddet) begin
+              if (tt >= live_wddet_q) begin
                 n_storm = 1'b1; n_wdt = '0; n_wstorm = sinc(e_wstorm); cnt_inc[CStorm] = 1'b1;
               end else begin
                 n_wdt = tt;
@@ -565,7 +565,7 @@ module pfc_top #(
               n_wdt = '0;
             end else begin
               tt = tadd(e_wdt, sw_e_q);
-              if (tt >= l_wdres) begin
+              if (tt >= live_wdres_q) begin
                 n_storm = 1'b0; n_wdt = '0; n_wrest = sinc(e_wrest); cnt_inc[CRestore] = 1'b1;
               end else begin
                 n_wdt = tt;
@@ -599,9 +599,9 @@ module pfc_top #(
   logic [2:0]       pz_prio_q;
   logic [15:0]      pz_quanta_q;
   // snapshot registers
-  logic [StatW-1:0] sn_psent, sn_hdrop, sn_prcv, sn_ptime, sn_wstorm, sn_wdrop, sn_wrest;
-  logic [CntW-1:0]  sn_hpeak, sn_cnt, sn_hdr, sn_ecnt;
-  logic [2:0]       sn_flags;
+  logic [StatW-1:0] sn_psent_q, sn_hdrop_q, sn_prcv_q, sn_ptime_q, sn_wstorm_q, sn_wdrop_q, sn_wrest_q;
+  logic [CntW-1:0]  sn_hpeak_q, sn_cnt_q, sn_hdr_q, sn_ecnt_q;
+  logic [2:0]       sn_flags_q;
   logic             sw_start;
   assign sw_start = init_done && !sw_act_q && sw_pend_q != 4'd0;
 
@@ -617,9 +617,9 @@ module pfc_top #(
       sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0;
       dec_v_q <= 1'b0; dec_q <= '0; why_q <= '0;
       pz_v_q <= 1'b0; pz_port_q <= '0; pz_prio_q <= '0; pz_quanta_q <= '0;
-      sn_psent <= '0; sn_hdrop <= '0; sn_prcv <= '0; sn_ptime <= '0; sn_wstorm <= '0;
-      sn_wdrop <= '0; sn_wrest <= '0; sn_hpeak <= '0; sn_cnt <= '0; sn_hdr <= '0; sn_ecnt <= '0;
-      sn_flags <= '0;
+      sn_psent_q <= '0; sn_hdrop_q <= '0; sn_prcv_q <= '0; sn_ptime_q <= '0; sn_wstorm_q <= '0;
+      sn_wdrop_q <= '0; sn_wrest_q <= '0; sn_hpeak_q <= '0; sn_cnt_q <= '0; sn_hdr_q <= '0; sn_ecnt_q <= '0;
+      sn_flags_q <= '0;
     end else begin
       // S0 -> S1
       s1_valid_q  <= s0_op != OpNone;
@@ -635,8 +635,8 @@ module pfc_top #(
       iqf_hit_q <= iq_we1 && s1_qi_q == s0_qi; iqf_d_q <= iq_wd1;
       eqf_hit_q <= eq_we1 && s1_qe_q == s0_qe; eqf_d_q <= eq_wd1;
       // dynamic thresholds, registered: they follow the pools with one cycle of delay
-      thr_q   <= l_dyn ? ashift(csub(l_shsz, sh_used_q), l_aing) : l_xoff;
-      egthr_q <= ashift(csub(l_egly, egly_used_q), l_aeg);
+      thr_q   <= live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
+      egthr_q <= ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
       // pools
       sh_used_q <= sh_used_d; hdr_used_q <= hdr_used_d;
       egll_used_q <= egll_used_d; egly_used_q <= egly_used_d;
@@ -674,9 +674,9 @@ module pfc_top #(
       pz_prio_q   <= pz_v_d ? s1_qi_q[2:0] : '0;
       pz_quanta_q <= pz_v_d ? pz_q_d : '0;
       if (snap_we) begin
-        sn_psent <= i_psent; sn_hdrop <= i_hdrop; sn_hpeak <= i_hpeak; sn_prcv <= e_prcv;
-        sn_ptime <= e_ptime; sn_wstorm <= e_wstorm; sn_wdrop <= e_wdrop; sn_wrest <= e_wrest;
-        sn_cnt <= i_cnt; sn_hdr <= i_hdr; sn_ecnt <= e_cnt; sn_flags <= {e_storm, e_pact, i_xoff};
+        sn_psent_q <= i_psent; sn_hdrop_q <= i_hdrop; sn_hpeak_q <= i_hpeak; sn_prcv_q <= e_prcv;
+        sn_ptime_q <= e_ptime; sn_wstorm_q <= e_wstorm; sn_wdrop_q <= e_wdrop; sn_wrest_q <= e_wrest;
+        sn_cnt_q <= i_cnt; sn_hdr_q <= i_hdr; sn_ecnt_q <= e_cnt; sn_flags_q <= {e_storm, e_pact, i_xoff};
       end
     end
   end
@@ -717,20 +717,20 @@ module pfc_top #(
       pfc_regs_pkg::PFC_PARAMS:      rd = {2'd0, 6'(TimerW), 2'd0, 6'(StatW), 2'd0, 6'(CntW), 8'(Ports)};
       pfc_regs_pkg::PFC_STATUS:      rd = {30'd0, stat_pend_q || (s1_valid_q && s1_op_q == OpStat), init_done};
       pfc_regs_pkg::PFC_TICK_NS:     rd = 32'(TickNs);
-      pfc_regs_pkg::PFC_MODE:        rd = {30'd0, s_pool, s_dyn};
-      pfc_regs_pkg::PFC_LOSSLESS:    rd = {24'd0, s_llmask};
-      pfc_regs_pkg::PFC_XOFF_STATIC: rd = 32'(s_xoff);
-      pfc_regs_pkg::PFC_ALPHA:       rd = {20'd0, s_aeg, 4'd0, s_aing};
-      pfc_regs_pkg::PFC_XON_OFFSET:  rd = 32'(s_xon);
-      pfc_regs_pkg::PFC_SHARED_SIZE: rd = 32'(s_shsz);
-      pfc_regs_pkg::PFC_EGLL_SIZE:   rd = 32'(s_egll);
-      pfc_regs_pkg::PFC_EGLY_SIZE:   rd = 32'(s_egly);
-      pfc_regs_pkg::PFC_SHP:         rd = {29'd0, s_os};
-      pfc_regs_pkg::PFC_QUANTA:      rd = {16'd0, s_quanta};
-      pfc_regs_pkg::PFC_REFRESH:     rd = 32'(s_refresh);
-      pfc_regs_pkg::PFC_LINK_GBPS:   rd = {22'd0, s_gbps};
-      pfc_regs_pkg::PFC_WD_DETECT:   rd = 32'(s_wddet);
-      pfc_regs_pkg::PFC_WD_RESTORE:  rd = 32'(s_wdres);
+      pfc_regs_pkg::PFC_MODE:        rd = {30'd0, stg_pool_q, stg_dyn_q};
+      pfc_regs_pkg::PFC_LOSSLESS:    rd = {24'd0, stg_llmask_q};
+      pfc_regs_pkg::PFC_XOFF_STATIC: rd = 32'(stg_xoff_q);
+      pfc_regs_pkg::PFC_ALPHA:       rd = {20'd0, stg_aeg_q, 4'd0, stg_aing_q};
+      pfc_regs_pkg::PFC_XON_OFFSET:  rd = 32'(stg_xon_q);
+      pfc_regs_pkg::PFC_SHARED_SIZE: rd = 32'(stg_shsz_q);
+      pfc_regs_pkg::PFC_EGLL_SIZE:   rd = 32'(stg_egll_q);
+      pfc_regs_pkg::PFC_EGLY_SIZE:   rd = 32'(stg_egly_q);
+      pfc_regs_pkg::PFC_SHP:         rd = {29'd0, stg_os_q};
+      pfc_regs_pkg::PFC_QUANTA:      rd = {16'd0, stg_quanta_q};
+      pfc_regs_pkg::PFC_REFRESH:     rd = 32'(stg_refresh_q);
+      pfc_regs_pkg::PFC_LINK_GBPS:   rd = {22'd0, stg_gbps_q};
+      pfc_regs_pkg::PFC_WD_DETECT:   rd = 32'(stg_wddet_q);
+      pfc_regs_pkg::PFC_WD_RESTORE:  rd = 32'(stg_wdres_q);
       pfc_regs_pkg::PFC_STAT_SEL:    rd = 32'(stat_sel_q);
       pfc_regs_pkg::PFC_HDR_PEAK:    rd = 32'(hdr_peak_q);
       pfc_regs_pkg::PFC_SHARED_USED: rd = 32'(sh_used_q);
@@ -738,21 +738,21 @@ module pfc_top #(
       pfc_regs_pkg::PFC_EGLL_USED:   rd = 32'(egll_used_q);
       pfc_regs_pkg::PFC_EGLY_USED:   rd = 32'(egly_used_q);
       pfc_regs_pkg::PFC_SHP_SIZE:    rd = 32'(shp_q);
-      pfc_regs_pkg::PFC_SNAP_PSENT:  rd = 32'(sn_psent);
-      pfc_regs_pkg::PFC_SNAP_HDROP:  rd = 32'(sn_hdrop);
-      pfc_regs_pkg::PFC_SNAP_HPEAK:  rd = 32'(sn_hpeak);
-      pfc_regs_pkg::PFC_SNAP_PRCV:   rd = 32'(sn_prcv);
-      pfc_regs_pkg::PFC_SNAP_PTIME:  rd = 32'(sn_ptime);
-      pfc_regs_pkg::PFC_SNAP_WSTORM: rd = 32'(sn_wstorm);
-      pfc_regs_pkg::PFC_SNAP_WDROP:  rd = 32'(sn_wdrop);
-      pfc_regs_pkg::PFC_SNAP_WREST:  rd = 32'(sn_wrest);
-      pfc_regs_pkg::PFC_SNAP_CNT:    rd = 32'(sn_cnt);
-      pfc_regs_pkg::PFC_SNAP_HDR:    rd = 32'(sn_hdr);
-      pfc_regs_pkg::PFC_SNAP_ECNT:   rd = 32'(sn_ecnt);
-      pfc_regs_pkg::PFC_SNAP_FLAGS:  rd = {29'd0, sn_flags};
+      pfc_regs_pkg::PFC_SNAP_PSENT:  rd = 32'(sn_psent_q);
+      pfc_regs_pkg::PFC_SNAP_HDROP:  rd = 32'(sn_hdrop_q);
+      pfc_regs_pkg::PFC_SNAP_HPEAK:  rd = 32'(sn_hpeak_q);
+      pfc_regs_pkg::PFC_SNAP_PRCV:   rd = 32'(sn_prcv_q);
+      pfc_regs_pkg::PFC_SNAP_PTIME:  rd = 32'(sn_ptime_q);
+      pfc_regs_pkg::PFC_SNAP_WSTORM: rd = 32'(sn_wstorm_q);
+      pfc_regs_pkg::PFC_SNAP_WDROP:  rd = 32'(sn_wdrop_q);
+      pfc_regs_pkg::PFC_SNAP_WREST:  rd = 32'(sn_wrest_q);
+      pfc_regs_pkg::PFC_SNAP_CNT:    rd = 32'(sn_cnt_q);
+      pfc_regs_pkg::PFC_SNAP_HDR:    rd = 32'(sn_hdr_q);
+      pfc_regs_pkg::PFC_SNAP_ECNT:   rd = 32'(sn_ecnt_q);
+      pfc_regs_pkg::PFC_SNAP_FLAGS:  rd = {29'd0, sn_flags_q};
       default: begin
-        if (waddr >= 10'h020 && waddr < 10'h028) rd = 32'(s_rsv[waddr[2:0]*CntW +: CntW]);
-        if (waddr >= 10'h028 && waddr < 10'h030) rd = 32'(s_hdrm[waddr[2:0]*CntW +: CntW]);
+        if (waddr >= 10'h020 && waddr < 10'h028) rd = 32'(stg_rsv_q[waddr[2:0]*CntW +: CntW]);
+        if (waddr >= 10'h028 && waddr < 10'h030) rd = 32'(stg_hdrm_q[waddr[2:0]*CntW +: CntW]);
         if (waddr[9:4] == 6'h05 && waddr[3:0] < 4'(NCnt)) rd = 32'(cnt_val[waddr[3:0]*StatW +: StatW]);
       end
     endcase
@@ -765,31 +765,31 @@ module pfc_top #(
 
   // ------------------------------------------------------------------ interface assertions
 `ifndef SYNTHESIS
-  logic             a_adm_hold, a_dep_hold, a_pfc_hold;
-  logic [PortW-1:0] a_adm_ip, a_adm_ep, a_dep_ip, a_dep_ep, a_pfc_p;
-  logic [2:0]       a_adm_pr, a_dep_pr, a_pfc_pr;
-  logic [13:0]      a_adm_len, a_dep_len;
-  logic             a_adm_ll, a_dep_ll;
+  logic             a_adm_hold_q, a_dep_hold_q, a_pfc_hold_q;
+  logic [PortW-1:0] a_adm_ip_q, a_adm_ep_q, a_dep_ip_q, a_dep_ep_q, a_pfc_p_q;
+  logic [2:0]       a_adm_pr_q, a_dep_pr_q, a_pfc_pr_q;
+  logic [13:0]      a_adm_len_q, a_dep_len_q;
+  logic             a_adm_ll_q, a_dep_ll_q;
   logic [15:0]      a_pfc_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      a_adm_hold <= 1'b0; a_dep_hold <= 1'b0; a_pfc_hold <= 1'b0;
+      a_adm_hold_q <= 1'b0; a_dep_hold_q <= 1'b0; a_pfc_hold_q <= 1'b0;
     end else begin
-      if (a_adm_hold) begin
+      if (a_adm_hold_q) begin
         assert (adm_valid_i) else $error("pfc_top: adm_valid_i dropped while not ready");
-        assert (adm_iport_i == a_adm_ip && adm_eport_i == a_adm_ep && adm_prio_i == a_adm_pr &&
-                adm_len_i == a_adm_len && adm_lossless_i == a_adm_ll)
+        assert (adm_iport_i == a_adm_ip_q && adm_eport_i == a_adm_ep_q && adm_prio_i == a_adm_pr_q &&
+                adm_len_i == a_adm_len_q && adm_lossless_i == a_adm_ll_q)
           else $error("pfc_top: adm payload changed while not ready");
       end
-      if (a_dep_hold) begin
+      if (a_dep_hold_q) begin
         assert (dep_valid_i) else $error("pfc_top: dep_valid_i dropped while not ready");
-        assert (dep_iport_i == a_dep_ip && dep_eport_i == a_dep_ep && dep_prio_i == a_dep_pr &&
-                dep_len_i == a_dep_len && dep_lossless_i == a_dep_ll)
+        assert (dep_iport_i == a_dep_ip_q && dep_eport_i == a_dep_ep_q && dep_prio_i == a_dep_pr_q &&
+                dep_len_i == a_dep_len_q && dep_lossless_i == a_dep_ll_q)
           else $error("pfc_top: dep payload changed while not ready");
       end
-      if (a_pfc_hold) begin
+      if (a_pfc_hold_q) begin
         assert (pfc_valid_i) else $error("pfc_top: pfc_valid_i dropped while not ready");
-        assert (pfc_port_i == a_pfc_p && pfc_prio_i == a_pfc_pr && pfc_quanta_i == a_pfc_q)
+        assert (pfc_port_i == a_pfc_p_q && pfc_prio_i == a_pfc_pr_q && pfc_quanta_i == a_pfc_q)
           else $error("pfc_top: pfc payload changed while not ready");
       end
       if (adm_valid_i) begin
@@ -806,15 +806,15 @@ module pfc_top #(
       if (sw_act_q) assert (32'(sw_idx_q) < Entries) else $error("pfc_top: sweep index out of range");
       if (s1_valid_q) assert (s1_op_q >= OpAdm && s1_op_q <= OpStat) else $error("pfc_top: bad S1 op");
 
-      a_adm_hold <= adm_valid_i && !adm_ready_o;
-      a_dep_hold <= dep_valid_i && !dep_ready_o;
-      a_pfc_hold <= pfc_valid_i && !pfc_ready_o;
+      a_adm_hold_q <= adm_valid_i && !adm_ready_o;
+      a_dep_hold_q <= dep_valid_i && !dep_ready_o;
+      a_pfc_hold_q <= pfc_valid_i && !pfc_ready_o;
     end
-    a_adm_ip <= adm_iport_i; a_adm_ep <= adm_eport_i; a_adm_pr <= adm_prio_i;
-    a_adm_len <= adm_len_i; a_adm_ll <= adm_lossless_i;
-    a_dep_ip <= dep_iport_i; a_dep_ep <= dep_eport_i; a_dep_pr <= dep_prio_i;
-    a_dep_len <= dep_len_i; a_dep_ll <= dep_lossless_i;
-    a_pfc_p <= pfc_port_i; a_pfc_pr <= pfc_prio_i; a_pfc_q <= pfc_quanta_i;
+    a_adm_ip_q <= adm_iport_i; a_adm_ep_q <= adm_eport_i; a_adm_pr_q <= adm_prio_i;
+    a_adm_len_q <= adm_len_i; a_adm_ll_q <= adm_lossless_i;
+    a_dep_ip_q <= dep_iport_i; a_dep_ep_q <= dep_eport_i; a_dep_pr_q <= dep_prio_i;
+    a_dep_len_q <= dep_len_i; a_dep_ll_q <= dep_lossless_i;
+    a_pfc_p_q <= pfc_port_i; a_pfc_pr_q <= pfc_prio_i; a_pfc_q <= pfc_quanta_i;
   end
 `endif
 endmodule

@@ -1,7 +1,7 @@
 # ll_lockstep_tb(): one SystemC lockstep testbench binary per block, holding one
 # Verilated model per parameter set, plus its CTest entries.
 #
-#   ll_lockstep_tb(BLOCK marker [NAME marker] TOP red_marker
+#   ll_lockstep_tb(BLOCK marker [NAME marker] TOP marker_top
 #                  SOURCES tb_marker.cpp MODEL_LIBS model_marker
 #                  SETS "s0:Queues=8,Profiles=2" "s1:..." SEEDS 1 2 CYCLES 1000000)
 #

@@ -1,11 +1,11 @@
-// Lockstep testbench of the RED/ECN marker: rtl/marker/red_marker.sv against
+// Lockstep testbench of the RED/ECN marker: rtl/marker/marker_top.sv against
 // ll::marker::Model, cycle by cycle (harness: tb/common/lockstep.h).
 #include <deque>
 #include <sstream>
 
 #include "lockstep.h"
 #include "common/bits.h"
-#include "marker/red_marker.h"
+#include "marker/marker.h"
 #include "tb_sets.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// red_marker_thresh: threshold tests of the RED/ECN marker (combinational, stage S2).
+// marker_thresh: threshold tests of the RED/ECN marker (combinational, stage S2).
 //   above  = qeff > Kmax   (probability 1; tested first, so Kmin > Kmax acts as a
 //                           cut-off at Kmax)
 //   linear = qeff > Kmin   (probability (qeff - Kmin) * M / 2^E, stages S3 and S4)
@@ -8,7 +8,7 @@
 //   is enabled and this event is its marking point (enqueue or dequeue).
 `default_nettype none
 
-module red_marker_thresh #(
+module marker_thresh #(
   parameter int QW = 24   // queue-length width in bytes, 8..32
 ) (
   input  wire logic [QW-1:0]   kmin_i,
@@ -27,7 +27,7 @@ module red_marker_thresh #(
   output logic                 act_drop_o
 );
   initial begin
-    if (QW < 8 || QW > 32) $error("red_marker_thresh: QW must be in 8..32");
+    if (QW < 8 || QW > 32) $error("marker_thresh: QW must be in 8..32");
   end
 
   logic active;

@@ -1,4 +1,4 @@
-// Golden model of rtl/marker/red_marker.sv: the RED/ECN marker (DCQCN congestion point).
+// Golden model of rtl/marker/marker_top.sv: the RED/ECN marker (DCQCN congestion point).
 //
 // One class, two faces:
 //  - cycle face: eval()/tick() reproduce the RTL's ports bit- and cycle-exactly
@@ -77,14 +77,14 @@ struct Outputs {
 
 enum class Verdict { Pass, Mark, Drop };
 
-// Stage S1 (rtl/marker/red_marker_ewma.sv): EWMA update and the length judged.
+// Stage S1 (rtl/marker/marker_ewma.sv): EWMA update and the length judged.
 struct Ewma {
   uint64_t avg;   // EWMA after the event (QW.8)
   uint32_t qeff;  // queue length the decision uses
 };
 Ewma ewma_stage(bool ewma_mode, uint32_t w, bool deq, uint32_t qlen, uint64_t avg, unsigned qw);
 
-// Stage S2 (rtl/marker/red_marker_thresh.sv): threshold tests and the action.
+// Stage S2 (rtl/marker/marker_thresh.sv): threshold tests and the action.
 struct Thresh {
   bool above, linear;
   uint32_t excess;   // qeff - Kmin (QW bits)
@@ -92,7 +92,7 @@ struct Thresh {
 };
 Thresh thresh_stage(const Profile& p, unsigned qw, bool deq, uint32_t qeff, bool ect, bool lossless);
 
-// Stage S4 (rtl/marker/red_marker_prob.sv): true = congested. prod = excess * M (S3).
+// Stage S4 (rtl/marker/marker_prob.sv): true = congested. prod = excess * M (S3).
 bool prob_stage(bool above, bool linear, uint64_t prod, uint32_t e, uint64_t rand48);
 
 // All stages at once, as the transaction face uses them.

@@ -1,4 +1,4 @@
-// red_marker_prob: the random test of the RED/ECN marker (combinational, stage S4).
+// marker_prob: the random test of the RED/ECN marker (combinational, stage S4).
 //
 // The marking probability without a divider: the control plane stores the slope
 // Pmax / (Kmax - Kmin) as M / 2^E (16-bit mantissa M, exponent E; E above 48 acts as
@@ -8,7 +8,7 @@
 // probability passes 1 before Kmax saturates at 1).
 `default_nettype none
 
-module red_marker_prob #(
+module marker_prob #(
   parameter int PW = 40   // product width (QW + 16), <= 48
 ) (
   input  wire logic            above_i,
@@ -22,7 +22,7 @@ module red_marker_prob #(
   output logic                 drop_o
 );
   initial begin
-    if (PW < 24 || PW > 48) $error("red_marker_prob: PW must be in 24..48");
+    if (PW < 24 || PW > 48) $error("marker_prob: PW must be in 24..48");
   end
 
   logic [5:0]  eff_e;

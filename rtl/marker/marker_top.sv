@@ -1,4 +1,4 @@
-// red_marker: RED/ECN marker, the congestion point of DCQCN (spec: switch.md).
+// marker_top: RED/ECN marker, the congestion point of DCQCN (spec: switch.md).
 //
 // One event per cycle: an enqueue or dequeue of a packet at queue ev_queue_i
 // (queue = port * priorities + priority) with the queue length ev_qlen_i in bytes
@@ -9,10 +9,10 @@
 // Pipeline (a stall holds every stage: adv = !dec_valid_o || dec_ready_i)
 //   accept : ev_valid_i && ev_ready_o; RAM reads of qmap[queue] and ewma[queue]
 //   S1     : profile lookup (a snapshot of the whole row travels on), EWMA update
-//            and write-back on enqueue events with last-write forwarding (red_marker_ewma)
-//   S2     : threshold tests against Kmin and Kmax (red_marker_thresh)
+//            and write-back on enqueue events with last-write forwarding (marker_ewma)
+//   S2     : threshold tests against Kmin and Kmax (marker_thresh)
 //   S3     : (qeff - Kmin) * M
-//   S4     : random test with a fresh PRNG draw (red_marker_prob)
+//   S4     : random test with a fresh PRNG draw (marker_prob)
 //   out    : registered result on dec_*_o
 // Tables: qmap (queue -> profile, RAM), ewma (per queue, RAM, QW.8 fixed point),
 // profiles (Profiles rows of flops, loaded atomically from the STAGE_* shadow
@@ -21,7 +21,7 @@
 // Register map: docs/marker_regmap.md (source rtl/marker/marker_regs.json).
 `default_nettype none
 
-module red_marker #(
+module marker_top #(
   parameter int          Queues   = 64,   // queues (ports x priorities), 2..65536
   parameter int          Profiles = 4,    // marking profiles, 1..256
   parameter int          QW       = 24,   // queue-length width in bytes, 8..32
@@ -57,12 +57,12 @@ module red_marker #(
   output logic                  init_done_o
 );
   initial begin
-    if (Queues < 2 || Queues > 65536) $error("red_marker: Queues must be in 2..65536");
-    if (Profiles < 1 || Profiles > 256) $error("red_marker: Profiles must be in 1..256");
-    if (QW < 8 || QW > 32) $error("red_marker: QW must be in 8..32");
-    if (CntW < 1 || CntW > 32) $error("red_marker: CntW must be in 1..32");
-    if (QIdxW != $clog2(Queues)) $error("red_marker: QIdxW is derived; do not override it");
-    if (PidW != ((Profiles > 1) ? $clog2(Profiles) : 1)) $error("red_marker: PidW is derived; do not override it");
+    if (Queues < 2 || Queues > 65536) $error("marker_top: Queues must be in 2..65536");
+    if (Profiles < 1 || Profiles > 256) $error("marker_top: Profiles must be in 1..256");
+    if (QW < 8 || QW > 32) $error("marker_top: QW must be in 8..32");
+    if (CntW < 1 || CntW > 32) $error("marker_top: CntW must be in 1..32");
+    if (QIdxW != $clog2(Queues)) $error("marker_top: QIdxW is derived; do not override it");
+    if (PidW != ((Profiles > 1) ? $clog2(Profiles) : 1)) $error("marker_top: PidW is derived; do not override it");
   end
 
   localparam int AW = QW + 8;  // EWMA width (QW.8)
@@ -221,7 +221,7 @@ module red_marker #(
   assign pid   = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // guard for non-power-of-two Profiles
   assign flags = prof_flags_q[pid];
 
-  red_marker_ewma #(.QW(QW)) u_ewma_upd (
+  marker_ewma #(.QW(QW)) u_ewma_upd (
     .ewma_i (flags[1]),
     .w_i    (flags[7:4]),
     .deq_i  (s1_deq_q),
@@ -261,7 +261,7 @@ module red_marker #(
   // S2: threshold tests
   logic          above, linear, act_mark, act_drop;
   logic [QW-1:0] excess;
-  red_marker_thresh #(.QW(QW)) u_thresh (
+  marker_thresh #(.QW(QW)) u_thresh (
     .kmin_i      (s2_kmin_q),
     .kmax_i      (s2_kmax_q),
     .enable_i    (s2_enable_q),
@@ -332,7 +332,7 @@ module red_marker #(
     .rand_o (rnd)
   );
 
-  red_marker_prob #(.PW(QW + 16)) u_prob (
+  marker_prob #(.PW(QW + 16)) u_prob (
     .above_i    (s4_above_q),
     .linear_i   (s4_linear_q),
     .prod_i     (s4_prod_q),
@@ -421,13 +421,13 @@ module red_marker #(
     if (rst_ni && a_live_q) begin
       if (a_ev_stall_q)
         assert (ev_valid_i && a_ev_q == {ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
-          else $error("red_marker: event dropped or changed while stalled (valid && !ready)");
+          else $error("marker_top: event dropped or changed while stalled (valid && !ready)");
       if (a_dec_stall_q)
         assert (dec_valid_o && a_dec_q == {dec_queue_o, dec_mark_o, dec_drop_o})
-          else $error("red_marker: result dropped or changed while stalled");
-      assert (!(dec_mark_o && dec_drop_o)) else $error("red_marker: mark and drop at once");
+          else $error("marker_top: result dropped or changed while stalled");
+      assert (!(dec_mark_o && dec_drop_o)) else $error("marker_top: mark and drop at once");
       assert (!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)))
-        else $error("red_marker: result flags set without dec_valid_o");
+        else $error("marker_top: result flags set without dec_valid_o");
     end
   end
 `endif

@@ -1,5 +1,5 @@
-// red_marker_ewma: EWMA update and the queue length a decision uses (combinational,
-// stage S1 of red_marker).
+// marker_ewma: EWMA update and the queue length a decision uses (combinational,
+// stage S1 of marker_top).
 //   avg (QW.8 fixed point) += ((q << 8) - avg) >>> W   on enqueue events only
 //   qeff = EWMA mode ? avg >> 8 : q
 // The average does not decay while the queue is idle (dequeue events leave it).
@@ -11,7 +11,7 @@
 // the lockstep bench checks it against the model's direct formula.
 `default_nettype none
 
-module red_marker_ewma #(
+module marker_ewma #(
   parameter int QW = 24   // queue-length width in bytes, 8..32
 ) (
   input  wire logic            ewma_i,     // profile decides on the average
@@ -23,7 +23,7 @@ module red_marker_ewma #(
   output logic      [QW-1:0]   qeff_o
 );
   initial begin
-    if (QW < 8 || QW > 32) $error("red_marker_ewma: QW must be in 8..32");
+    if (QW < 8 || QW > 32) $error("marker_ewma: QW must be in 8..32");
   end
 
   localparam int AW = QW + 8;

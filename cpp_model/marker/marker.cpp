@@ -1,4 +1,4 @@
-#include "marker/red_marker.h"
+#include "marker/marker.h"
 
 #include <cmath>
 #include <sstream>
