@@ -3,6 +3,7 @@
 #   make deps      install the Debian 12 packages the flows need (idempotent)
 #   make demo      the main job: the default fabric run, ECMP vs DRILL(2,1) x GBN/SR (runs deps first)
 #   make sim       build the fabric simulator (build/sim/lossless_sim)
+#   make tools     the command-line tools without Verilator: pfc_buffer_calc, dcqcn_trace, simulator (build/tools)
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
 #   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
@@ -17,6 +18,9 @@
 #   make clean     remove build outputs
 
 SHELL   := /bin/bash
+# Every recipe line runs under `bash -e`: a multi-step line stops at its first failing
+# command and the target fails (scripts/test_make.py proves it in make test).
+.SHELLFLAGS := -ec
 BUILD   ?= build
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON  ?= python3
@@ -24,9 +28,12 @@ CTEST   := ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 BLOCKS_WITH_REGS := $(patsubst rtl/%/,%,$(dir $(wildcard rtl/*/*_regs.json)))
 STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
+# $(call STAGE,target,label): run one sub-make target and print its time; under -e a
+# failing target stops the recipe before the time is printed.
+STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo sim bench blocks test clean help coverage
+        demo sim tools bench blocks test clean help coverage make-selftest
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -80,26 +87,45 @@ demo: deps configure
 sim: configure
 	@cmake --build $(BUILD) --target lossless_sim lossless_sim_check
 
+# The command-line tools in their own tree, configured without the benches: proves the
+# models, tools and simulator need no Verilator.
+TOOLS_BUILD ?= $(BUILD)/tools
+TOOLS := pfc_buffer_calc dcqcn_trace lossless_sim lossless_sim_check
+tools:
+	@cmake -S . -B $(TOOLS_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLL_BUILD_TB=OFF \
+	       -DLL_BUILD_MODEL_TESTS=ON >/dev/null
+	@cmake --build $(TOOLS_BUILD) -j $(JOBS) --target $(TOOLS)
+	@printf 'tools: %s\n' $(TOOLS_BUILD)/cpp_model/pfc/pfc_buffer_calc \
+	  $(TOOLS_BUILD)/cpp_model/dcqcn/dcqcn_trace $(TOOLS_BUILD)/sim/lossless_sim \
+	  $(TOOLS_BUILD)/sim/lossless_sim_check
+
 bench: sim
 	@$(PYTHON) scripts/sim_bench.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/bench
 
 blocks: deps
-	@t=$$(date +%s); $(MAKE) --no-print-directory lint; $(call STAMP,lint,$$t)
-	@t=$$(date +%s); $(MAKE) --no-print-directory build; $(call STAMP,build,$$t)
-	@t=$$(date +%s); $(MAKE) --no-print-directory tb; $(call STAMP,lockstep benches,$$t)
-	@t=$$(date +%s); $(MAKE) --no-print-directory synth-smoke; $(call STAMP,synthesis,$$t)
+	@$(call STAGE,lint,lint)
+	@$(call STAGE,build,build)
+	@$(call STAGE,tb,lockstep benches)
+	@$(call STAGE,synth-smoke,synthesis)
 	@$(PYTHON) scripts/summary.py $(BUILD)
 
 test: deps
 	@t0=$$(date +%s); \
-	t=$$(date +%s); $(MAKE) --no-print-directory regmap-check || exit 1; $(call STAMP,regmap,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory lint || exit 1; $(call STAMP,lint,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory build || exit 1; $(call STAMP,build,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory unit || exit 1; $(call STAMP,unit tests,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory tb || exit 1; $(call STAMP,lockstep benches,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory mutants || exit 1; $(call STAMP,mutants,$$t); \
-	t=$$(date +%s); $(MAKE) --no-print-directory synth-smoke || exit 1; $(call STAMP,synthesis smoke,$$t); \
+	$(call STAGE,regmap-check,regmap); \
+	$(call STAGE,lint,lint); \
+	$(call STAGE,make-selftest,make self-test); \
+	$(call STAGE,build,build); \
+	$(call STAGE,tools,tools without Verilator); \
+	$(call STAGE,unit,unit tests); \
+	$(call STAGE,tb,lockstep benches); \
+	$(call STAGE,mutants,mutants); \
+	$(call STAGE,synth-smoke,synthesis smoke); \
 	$(call STAMP,make test total,$$t0)
+
+# A multi-step target with a failing step must fail: run `make blocks` and `make test`
+# with a failing interpreter and check both stop at their first step, non-zero.
+make-selftest:
+	@$(PYTHON) scripts/test_make.py
 
 clean:
 	rm -rf $(BUILD) build-mutants

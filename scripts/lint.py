@@ -5,16 +5,23 @@
   iverilog -g2012               (must compile; its warnings are printed)
   yosys read_verilog -sv -noautowire; hierarchy -check; proc; check -assert
 
-Usage: lint.py [block ...]   (default: common and every folder of rtl/)
+Before the RTL, every Python file of the repository must pass pyflakes (Debian
+`pyflakes3`), unless blocks are named on the command line or --no-python is given.
+
+Usage: lint.py [--no-python] [block ...]   (default: common and every folder of rtl/)
 Exit 1 if any tool fails on any module.
 """
+import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RTL = os.path.join(ROOT, "rtl")
@@ -23,13 +30,7 @@ IVERILOG_NOISE = re.compile(r"sorry: constant selects in always_\* processes|can
 
 
 def files_for(block):
-    pk = sorted(glob.glob(f"{RTL}/common/*_pkg.sv"))
-    if block != "common":
-        pk += sorted(glob.glob(f"{RTL}/{block}/*_pkg.sv"))
-    rest = sorted(glob.glob(f"{RTL}/common/*.sv"))
-    if block != "common":
-        rest += sorted(glob.glob(f"{RTL}/{block}/*.sv"))
-    return pk + [f for f in rest if f not in pk]
+    return ll_rtl.files(block, RTL)
 
 
 def modules_of(block):
@@ -76,12 +77,42 @@ def run(cmd):
     return p.returncode, p.stdout
 
 
+def python_files():
+    """Every tracked Python file (git ls-files), or every .py outside build trees."""
+    rc, out = run(["git", "ls-files", "*.py"])
+    if rc == 0 and out.strip():
+        return sorted(out.split())
+    return sorted(os.path.relpath(f, ROOT) for f in glob.glob(f"{ROOT}/**/*.py", recursive=True)
+                  if "/build" not in os.path.relpath(f, ROOT))
+
+
+def pyflakes():
+    """pyflakes3 over every Python file: (tool runs, failures)."""
+    files = python_files()
+    if shutil.which("pyflakes3") is None:
+        print("lint: error: pyflakes3 not found: run 'make deps'", file=sys.stderr)
+        return 1, 1
+    rc, out = run(["pyflakes3", *files])
+    if rc != 0:
+        print(f"--- pyflakes3 failed:\n{out.strip()}")
+    print(f"lint: python   {len(files)} files                 pyflakes3 {'ok' if rc == 0 else 'FAIL'}",
+          flush=True)
+    return 1, 0 if rc == 0 else 1
+
+
 def main():
-    blocks = sys.argv[1:] or ["common"] + sorted(
+    ap = argparse.ArgumentParser(description="Lint every RTL module (verilator, iverilog, yosys) "
+                                 "and every Python file (pyflakes3).")
+    ap.add_argument("blocks", nargs="*", help="rtl/ folders to lint (default: common and all)")
+    ap.add_argument("--no-python", action="store_true", help="skip pyflakes3")
+    args = ap.parse_args()
+    blocks = args.blocks or ["common"] + sorted(
         d for d in os.listdir(RTL) if os.path.isdir(os.path.join(RTL, d)) and d != "common")
     t0 = time.time()
     bad = 0
     checks = 0
+    if not args.blocks and not args.no_python:
+        checks, bad = pyflakes()
     for b in blocks:
         if not os.path.isdir(os.path.join(RTL, b)):
             print(f"lint: error: no rtl/{b}/", file=sys.stderr)

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MISMATCH = 3
 
@@ -28,9 +30,7 @@ def die(msg):
 
 
 def rtl_files(rtl_root, block):
-    pkgs = sorted(glob.glob(f"{rtl_root}/common/*_pkg.sv")) + sorted(glob.glob(f"{rtl_root}/{block}/*_pkg.sv"))
-    rest = sorted(glob.glob(f"{rtl_root}/common/*.sv")) + sorted(glob.glob(f"{rtl_root}/{block}/*.sv"))
-    return pkgs + [f for f in rest if f not in pkgs]
+    return ll_rtl.files(block, rtl_root)
 
 
 def run(cmd, **kw):

@@ -19,7 +19,6 @@ import sys
 
 
 def run(sim, scenario, out, sets=()):
-    os.makedirs(out, exist_ok=True)
     cmd = [sim, scenario, "--quiet", "--out", out]
     for s in sets:
         cmd += ["--set", s]

@@ -28,7 +28,6 @@ VARIANTS = [
 
 def run(sim, scenario, out, name, mode, receiver):
     d = os.path.join(out, name)
-    os.makedirs(d, exist_ok=True)
     cmd = [sim, scenario, "--quiet", "--out", d, "--set", f'balancer.mode="{mode}"',
            "--set", f'nic.receiver="{receiver}"']
     p = subprocess.run(cmd, capture_output=True, text=True)

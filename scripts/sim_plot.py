@@ -7,6 +7,7 @@ Each RUN_DIR holds one run's flows.csv and summary.json (lossless_sim --out RUN_
 run is labelled by its directory name. Writes OUT/fct_by_size.png (FCT slowdown p99 by flow
 size, one bar per run) and OUT/fct_cdf.png (CDF of the FCT slowdown of all completed flows).
 """
+import argparse
 import csv
 import json
 import os
@@ -75,9 +76,11 @@ plot {", ".join(f"'{p}' using 1:2 with lines lw 2 title '{n}'" for n, p in cdfs)
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
-        sys.exit(__doc__.strip())
-    out, runs = sys.argv[1], sys.argv[2:]
+    ap = argparse.ArgumentParser(description="FCT plots of simulator runs (gnuplot).")
+    ap.add_argument("out", help="directory for the plots")
+    ap.add_argument("runs", nargs="+", help="run directories (each with summary.json, flows.csv)")
+    args = ap.parse_args()
+    out, runs = args.out, args.runs
     results, dirs = [], {}
     for d in runs:
         name = os.path.basename(os.path.normpath(d))

@@ -4,12 +4,14 @@
 Reads the lockstep bench lines from CTest's last log and the smoke synthesis results.
 Usage: summary.py [BUILD_DIR]
 """
+import argparse
 import json
 import os
 import re
-import sys
 
-build = sys.argv[1] if len(sys.argv) > 1 else "build"
+ap = argparse.ArgumentParser(description="Summary of the block flows' latest results.")
+ap.add_argument("build", nargs="?", default="build", help="build directory (default: build)")
+build = ap.parse_args().build
 log = os.path.join(build, "Testing", "Temporary", "LastTest.log")
 print("\n================ lossless: summary of this run ================")
 if os.path.exists(log):

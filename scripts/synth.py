@@ -31,6 +31,8 @@ import subprocess
 import sys
 import time
 
+import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "synth", "techlib", "sg13g2_stdcell_typ_1p20V_25C.lib")
 BASELINE = os.path.join(ROOT, "synth", "baseline.json")
@@ -53,10 +55,7 @@ def nand2_area():
 
 
 def rtl_files(block):
-    rtl = os.path.join(ROOT, "rtl")
-    pk = sorted(glob.glob(f"{rtl}/common/*_pkg.sv")) + sorted(glob.glob(f"{rtl}/{block}/*_pkg.sv"))
-    rest = sorted(glob.glob(f"{rtl}/common/*.sv")) + sorted(glob.glob(f"{rtl}/{block}/*.sv"))
-    return pk + [f for f in rest if f not in pk]
+    return ll_rtl.files(block)
 
 
 def load_configs(block):

@@ -591,8 +591,13 @@ void apply_override(json& doc, const std::string& text, const std::string& origi
     std::string seg = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
     long index = -1;
     const size_t br = seg.find('[');
-    if (br != std::string::npos && seg.back() == ']') {
-      index = std::strtol(seg.c_str() + br + 1, nullptr, 10);
+    if (br != std::string::npos) {
+      const std::string idx = seg.back() == ']' ? seg.substr(br + 1, seg.size() - br - 2) : "";
+      if (idx.empty() || idx.size() > 9 || idx.find_first_not_of("0123456789") != std::string::npos) {
+        throw ScenarioError(origin, path, "--set: \"" + seg + "\": an array index must be [N] with N a "
+                                          "non-negative integer");
+      }
+      index = std::stol(idx);
       seg = seg.substr(0, br);
     }
     if (seg.empty()) throw ScenarioError(origin, path, "--set: empty key in the path");

@@ -1,5 +1,7 @@
 #include "pfc/pfc_buffer.h"
 
+#include "common/ll_cli.h"
+
 #include <cctype>
 #include <cstdio>
 #include <map>
@@ -194,33 +196,49 @@ std::string format(const Inputs& in, const Report& r) {
 }
 
 int run(const std::vector<std::string>& args, std::string& out, std::string& err) {
-  Inputs in;
+  CLI::App app{"PFC and ECN thresholds of a shared-buffer switch, checked against the DCQCN "
+               "paper's buffer analysis (section 4; docs/pfc.md). Sizes are bytes with an optional "
+               "B/KB/MB/GB suffix in decimal units (1 KB = 1000 B).",
+               "pfc_buffer_calc"};
+  std::string buffer, tflight, speed, cable, response, beta, kmin, kmax, xoff;
+  uint64_t ports = 0, prios = 8, mtu = 1500;
+  app.add_option("--buffer", buffer, "total shared buffer B (size)");
+  app.add_option("--ports", ports, "number of ports n (a count)")->check(ll::cli::Count);
+  app.add_option("--prios", prios, "lossless priorities reserved for (a count)")->capture_default_str()->check(ll::cli::Count);
+  app.add_option("--beta", beta, "dynamic-threshold factor beta (decimal)");
+  app.add_option("--tflight", tflight, "headroom per port and priority (size)");
+  app.add_option("--speed", speed, "link speed in Gb/s, to derive t_flight (decimal)");
+  app.add_option("--cable", cable, "cable length in m, to derive t_flight (decimal)");
+  app.add_option("--response-ns", response, "upstream PAUSE response time in ns (decimal)");
+  app.add_option("--mtu", mtu, "MTU in bytes (a count)")->capture_default_str()->check(ll::cli::Count);
+  app.add_option("--kmin", kmin, "proposed ECN Kmin to check (size)");
+  app.add_option("--kmax", kmax, "proposed ECN Kmax to check (size)");
+  app.add_option("--xoff", xoff, "proposed static PFC XOFF to check (size)");
   try {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a == "-h" || a == "--help") {
-        out = "usage: pfc_buffer_calc --buffer B --ports n --beta b (--tflight T | --speed Gbps --cable m"
-              " --response-ns ns) [--prios 8] [--mtu 1500] [--kmin K] [--kmax K] [--xoff X]\n"
-              "sizes take B/KB/MB/GB suffixes in decimal units (the DCQCN paper's); see docs/pfc.md\n";
-        return 0;
-      }
-      if (a.rfind("--", 0) != 0) bad("unexpected argument '" + a + "'");
-      if (i + 1 >= args.size()) bad(a + " needs a value");
-      const std::string& v = args[++i];
-      if (a == "--buffer") in.buffer = parse_bytes(v, a);
-      else if (a == "--ports") in.ports = parse_bytes(v, a);
-      else if (a == "--prios") in.prios = parse_bytes(v, a);
-      else if (a == "--tflight") in.tflight = parse_bytes(v, a);
-      else if (a == "--speed") in.speed_gbps = parse_decimal(v, a);
-      else if (a == "--cable") in.cable_m = parse_decimal(v, a);
-      else if (a == "--mtu") in.mtu = parse_bytes(v, a);
-      else if (a == "--response-ns") in.response_ns = parse_decimal(v, a);
-      else if (a == "--beta") in.beta = parse_decimal(v, a);
-      else if (a == "--kmin") in.kmin = parse_bytes(v, a);
-      else if (a == "--kmax") in.kmax = parse_bytes(v, a);
-      else if (a == "--xoff") in.xoff = parse_bytes(v, a);
-      else bad("unknown option '" + a + "' (see --help)");
-    }
+    std::vector<std::string> rev(args.rbegin(), args.rend());  // CLI11 parses a reversed list
+    app.parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    out = app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err = std::string("pfc_buffer_calc: error: ") + e.what() + " (see --help)\n";
+    return 2;
+  }
+  try {
+    Inputs in;
+    auto given = [&](const char* name) { return app.count(name) > 0; };
+    if (given("--buffer")) in.buffer = parse_bytes(buffer, "--buffer");
+    if (given("--ports")) in.ports = ports;
+    in.prios = prios;
+    in.mtu = mtu;
+    if (given("--beta")) in.beta = parse_decimal(beta, "--beta");
+    if (given("--tflight")) in.tflight = parse_bytes(tflight, "--tflight");
+    if (given("--speed")) in.speed_gbps = parse_decimal(speed, "--speed");
+    if (given("--cable")) in.cable_m = parse_decimal(cable, "--cable");
+    if (given("--response-ns")) in.response_ns = parse_decimal(response, "--response-ns");
+    if (given("--kmin")) in.kmin = parse_bytes(kmin, "--kmin");
+    if (given("--kmax")) in.kmax = parse_bytes(kmax, "--kmax");
+    if (given("--xoff")) in.xoff = parse_bytes(xoff, "--xoff");
     const Report r = compute(in);
     out = format(in, r);
     return 0;

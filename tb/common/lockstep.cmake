@@ -12,21 +12,20 @@
 # at the RTL tree (the mutation flow points it at a mutated copy); LL_TB_SETS limits
 # the sets built; LL_TRACE adds VCD tracing for the first-mismatch waveform; LL_COVERAGE
 # adds Verilator line and toggle coverage (scripts/coverage.py).
+# The block's RTL files in compile order come from scripts/ll_rtl.py, the one rule every
+# flow shares. The folders are configure dependencies: adding or removing a file re-runs
+# CMake and so re-lists the sources.
 function(ll_rtl_files block out)
-  file(GLOB common_pkgs ${LL_RTL_ROOT}/common/*_pkg.sv)
-  file(GLOB block_pkgs ${LL_RTL_ROOT}/${block}/*_pkg.sv)
-  file(GLOB common_all ${LL_RTL_ROOT}/common/*.sv)
-  file(GLOB block_all ${LL_RTL_ROOT}/${block}/*.sv)
-  list(SORT common_pkgs)
-  list(SORT block_pkgs)
-  list(SORT common_all)
-  list(SORT block_all)
-  set(files ${common_pkgs} ${block_pkgs})
-  foreach(f ${common_all} ${block_all})
-    if(NOT f IN_LIST files)
-      list(APPEND files ${f})
-    endif()
-  endforeach()
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${LL_SOURCE_DIR}/scripts/ll_rtl.py --cmake
+            --rtl-root ${LL_RTL_ROOT} ${block}
+    OUTPUT_VARIABLE files OUTPUT_STRIP_TRAILING_WHITESPACE
+    ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "scripts/ll_rtl.py ${block} failed: ${err}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               ${LL_RTL_ROOT}/common ${LL_RTL_ROOT}/${block})
   set(${out} ${files} PARENT_SCOPE)
 endfunction()
 
@@ -41,9 +40,9 @@ function(ll_lockstep_tb)
   # Our bench sources are warning-clean; the Verilated and SystemC headers they include
   # are not, so those are marked as system headers below.
   set_source_files_properties(${A_SOURCES} ${LL_SOURCE_DIR}/tb/common/lockstep.cpp
-    PROPERTIES COMPILE_OPTIONS "-Wall;-Wextra")
+    PROPERTIES COMPILE_OPTIONS "${LL_WARNINGS}")
   ll_rtl_files(${A_BLOCK} rtl)
-  file(GLOB vlt ${LL_RTL_ROOT}/${A_BLOCK}/*.vlt)
+  file(GLOB vlt CONFIGURE_DEPENDS ${LL_RTL_ROOT}/${A_BLOCK}/*.vlt)
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/gen)
   file(MAKE_DIRECTORY ${gen})
   set(includes "")
@@ -96,7 +95,7 @@ function(ll_lockstep_tb)
   configure_file(${gen}/tb_sets.h.tmp ${gen}/tb_sets.h COPYONLY)
   target_include_directories(${exe} PRIVATE ${gen} ${LL_SOURCE_DIR}/tb/common ${LL_SOURCE_DIR}/cpp_model)
   target_compile_definitions(${exe} PRIVATE LL_TRACE=$<BOOL:${LL_TRACE}>)
-  target_link_libraries(${exe} PRIVATE ${A_MODEL_LIBS})
+  target_link_libraries(${exe} PRIVATE ${A_MODEL_LIBS} CLI11::CLI11)
   verilator_link_systemc(${exe})
   target_include_directories(${exe} SYSTEM PRIVATE ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 endfunction()

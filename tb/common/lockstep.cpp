@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,46 +27,29 @@ Params parse_params(const std::string& s) {
   return p;
 }
 
-static void usage(const std::string& block) {
-  std::cerr << "usage: tb_" << block
-            << " --set NAME [--seed N] [--cycles N] [--bins FILE] [--out DIR] [--no-wave] | --list-sets\n"
-               "  runs the RTL and the golden model in lockstep and stops at the first mismatch\n"
-               "  exit codes: 0 pass, 2 usage, 3 mismatch, 4 coverage short, 5 stimulus rule broken\n";
-}
-
 Options parse_args(int argc, char** argv, const std::string& block) {
   Options o;
   o.block = block;
   for (int i = 0; i < argc; ++i) o.argv.emplace_back(argv[i]);
-  auto need = [&](int& i) -> std::string {
-    if (i + 1 >= argc) {
-      std::cerr << "tb_" << block << ": " << argv[i] << " needs a value\n";
-      usage(block);
-      std::exit(kUsage);
-    }
-    return argv[++i];
-  };
+  CLI::App app{"Runs the RTL and the golden model in lockstep and stops at the first mismatch. "
+               "Exit codes: 0 pass, 2 usage, 3 mismatch, 4 coverage short, 5 stimulus rule broken.",
+               "tb_" + block};
+  app.add_option("--set", o.set, "parameter set to run (--list-sets shows them)");
+  app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str();
+  app.add_option("--cycles", o.cycles, "cycles to compare (>= 10; LL_TB_CYCLES overrides)")
+      ->capture_default_str();
+  app.add_option("--bins", o.bins, "coverage bins file (each bin needs --min-hits hits)");
+  app.add_option("--out", o.out, "directory for reports and waveforms")->capture_default_str();
+  app.add_flag("!--no-wave", o.wave, "on a mismatch, do not re-run with tracing to write a VCD");
+  app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)");
+  app.add_option("--min-hits", o.min_hits, "hits each coverage bin needs")->capture_default_str();
+  app.add_flag("--list-sets", o.list_sets, "print the parameter sets and exit");
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--set") o.set = need(i);
-      else if (a == "--seed") o.seed = std::stoull(need(i), nullptr, 0);
-      else if (a == "--cycles") o.cycles = std::stoull(need(i), nullptr, 0);
-      else if (a == "--bins") o.bins = need(i);
-      else if (a == "--out") o.out = need(i);
-      else if (a == "--no-wave") o.wave = false;
-      else if (a == "--wave-from") o.wave_from = std::stoll(need(i), nullptr, 0);
-      else if (a == "--min-hits") o.min_hits = static_cast<unsigned>(std::stoul(need(i)));
-      else if (a == "--list-sets") o.list_sets = true;
-      else if (a == "--help" || a == "-h") { usage(block); std::exit(0); }
-      else {
-        std::cerr << "tb_" << block << ": unknown argument '" << a << "'\n";
-        usage(block);
-        std::exit(kUsage);
-      }
-    }
-  } catch (const std::exception&) {
-    std::cerr << "tb_" << block << ": a numeric argument is not a number\n";
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    std::exit(app.exit(e));
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "tb_" << block << ": error: " << e.what() << " (see --help)\n";
     std::exit(kUsage);
   }
   // `make soak` runs every bench through CTest with LL_TB_CYCLES set (e.g. 10^8).
@@ -83,8 +68,7 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     std::exit(kUsage);
   }
   if (o.set.empty() && !o.list_sets) {
-    std::cerr << "tb_" << block << ": --set is required\n";
-    usage(block);
+    std::cerr << "tb_" << block << ": error: --set is required (see --help)\n";
     std::exit(kUsage);
   }
   if (o.cycles < 10) {

@@ -1,0 +1,39 @@
+// The command-line options both simulator tools share (CLI11): the scenario file,
+// --set overrides and --workloads.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "sim/scenario.h"
+
+namespace ll::sim {
+
+inline void add_scenario_options(CLI::App& app, std::string& path, ScenarioOptions& opt) {
+  app.add_option("scenario", path, "scenario file (.json or .toml; schema: sim/SCENARIO.md)")->required();
+  app.add_option("--set", opt.overrides,
+                 "override a scenario key before validation, e.g. --set balancer.mode=drill "
+                 "or --set 'workload.traffic[0].load=0.5' (repeatable; the value is JSON if it "
+                 "parses as JSON, else a string)")
+      ->type_name("KEY=VALUE")
+      ->take_all()
+      ->allow_extra_args(false);
+  app.add_option("--workloads", opt.workload_dir, "where size_cdf names are looked up")
+      ->capture_default_str();
+}
+
+// Parses argv; returns -1 to go on, else the exit status (0 after --help, 2 on a usage
+// error, with one "<tool>: error: ..." line).
+inline int parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), e.what());
+    return 2;
+  }
+  return -1;
+}
+
+}  // namespace ll::sim

@@ -1,0 +1,10 @@
+# lossless_sim on a bad scenario with --out OUT must exit 1 and leave no OUT behind.
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${CMD} ${SCENARIO} --out ${OUT}/run RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit status 1, got ${rc}: ${err}")
+endif()
+if(EXISTS ${OUT})
+  message(FATAL_ERROR "a bad scenario left ${OUT} behind")
+endif()
+message(STATUS "rejected, no directory created: ${err}")
