@@ -41,7 +41,10 @@ help:
 deps:
 	@bash scripts/deps.sh
 
-$(BUILD)/build.ninja: CMakeLists.txt $(wildcard */*/CMakeLists.txt) $(wildcard tb/common/*.cmake)
+# The RTL folders are prerequisites too: a file added to or removed from one changes the
+# benches' source lists, which CMake computes at configure time (scripts/ll_rtl.py).
+$(BUILD)/build.ninja: CMakeLists.txt $(wildcard */*/CMakeLists.txt) $(wildcard tb/common/*.cmake) \
+                      $(wildcard rtl/*/)
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
 
 configure: $(BUILD)/build.ninja

@@ -77,6 +77,25 @@ def run(cmd):
     return p.returncode, p.stdout
 
 
+def checker_selftest():
+    """rtl/common/test/ll_vr_stable_tb.sv under Icarus: the shared valid/ready checker must
+    be quiet on a legal producer and name its instance on each broken one."""
+    tb = os.path.join(RTL, "common", "test", "ll_vr_stable_tb.sv")
+    with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
+        rc, out = run(["iverilog", "-g2012", "-o", tmp.name, tb, os.path.join(RTL, "common", "ll_vr_stable.sv")])
+        if rc == 0:
+            rc, out = run(["vvp", "-n", tmp.name])
+    phases = re.split(r"^phase (\w+)$", out, flags=re.M)
+    got = dict(zip(phases[1::2], phases[2::2]))
+    ok = (rc == 0 and "ERROR" not in got.get("legal", "ERROR")
+          and "u_chk: payload changed while not ready" in got.get("payload", "")
+          and "u_chk: valid dropped while not ready" in got.get("valid", ""))
+    print(f"lint: common   ll_vr_stable self-test     {'ok' if ok else 'FAIL'}", flush=True)
+    if not ok:
+        print(f"--- ll_vr_stable self-test output:\n{out.strip()}")
+    return ok
+
+
 def python_files():
     """Every tracked Python file (git ls-files), or every .py outside build trees."""
     rc, out = run(["git", "ls-files", "*.py"])
@@ -147,6 +166,9 @@ def main():
         ok, n = check_illegal(b, files)
         checks += n
         bad += n - ok
+        if b == "common":
+            checks += 1
+            bad += 0 if checker_selftest() else 1
     print(f"lint: {checks - bad}/{checks} tool runs clean in {time.time() - t0:.0f} s")
     print(f"{checks - bad} passed, {bad} failed")
     return 1 if bad else 0

@@ -71,7 +71,10 @@ def check_block(block, build_root, jobs):
     bdir = os.path.join(work, "build")
     if os.path.isdir(rtl_copy):
         shutil.rmtree(rtl_copy)
-    shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy)
+    # Plain copies with fresh timestamps (not copy2): a run interrupted while a mutant was
+    # built leaves outputs newer than the sources' original times, and a time-preserving
+    # copy would let ninja reuse that mutated build as the "unmutated" baseline.
+    shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
     cfg = run(["cmake", "-S", ROOT, "-B", bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
                f"-DLL_BLOCKS={block}", f"-DLL_TB_SETS={spec['set']}", "-DLL_TRACE=OFF",
                "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"])

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/port_struct.h"
 #include "common/ram.h"
 #include "dcqcn/formats.h"
 #include "dcqcn/rp_core.h"
@@ -55,17 +56,18 @@ struct Inputs {
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
 
-struct Outputs {
-  bool init_done = false;
-  bool ce_ready = false;
-  bool cnpo_valid = false; uint32_t cnpo_flow = 0;
-  bool cnp_ready = false, sent_ready = false;
-  bool rate_valid = false; uint32_t rate_qp = 0; uint64_t rate = 0;
-  bool enq_ready = false;
-  bool grant_valid = false; uint32_t grant_qp = 0; uint32_t grant_bytes = 0;
-  uint32_t cfg_rdata = 0;
-  bool cfg_rvalid = false;
-};
+// The RTL's outputs, one field each (the benches compare and print exactly these). A
+// payload is compared only while its valid is high (the RTL leaves it undefined otherwise).
+#define LL_DCQCN_OUTPUTS(X)                                                               \
+  X(bool, init_done, true) X(bool, ce_ready, true)                                        \
+  X(bool, cnpo_valid, true) X(uint32_t, cnpo_flow, x.cnpo_valid)                          \
+  X(bool, cnp_ready, true) X(bool, sent_ready, true)                                      \
+  X(bool, rate_valid, true) X(uint32_t, rate_qp, x.rate_valid) X(uint64_t, rate, x.rate_valid) \
+  X(bool, enq_ready, true)                                                                \
+  X(bool, grant_valid, true) X(uint32_t, grant_qp, x.grant_valid)                         \
+  X(uint32_t, grant_bytes, x.grant_valid)                                                 \
+  X(uint32_t, cfg_rdata, true) X(bool, cfg_rvalid, true)
+LL_PORT_STRUCT(Outputs, LL_DCQCN_OUTPUTS)
 
 // ---------------------------------------------------------------- NP (dcqcn_np.sv)
 struct NpEntry {

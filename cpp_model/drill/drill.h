@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/port_struct.h"
 #include "common/prng.h"
 #include "common/ram.h"
 #include "drill/drill_regs.h"
@@ -26,7 +27,10 @@ constexpr unsigned kMaxEngines = 64;    // engines the transaction face supports
 constexpr unsigned kGroupSlots = regs::GROUP_SLOTS;
 constexpr unsigned kRandExtraBits = regs::RAND_EXTRA_BITS;
 
-enum class Mode : uint32_t { Ecmp = 0, Random = 1, RoundRobin = 2, Drill = 3, PerFlow = 4 };
+// Decision modes: the register map's MODE_* constants (rtl/drill/drill_regs.json).
+enum class Mode : uint32_t { Ecmp = regs::MODE_ECMP, Random = regs::MODE_RANDOM,
+                             RoundRobin = regs::MODE_RR, Drill = regs::MODE_DRILL,
+                             PerFlow = regs::MODE_FLOW };
 
 // Counter classes (CNT_* registers in address order).
 enum Kind : unsigned { kKindEcmp = 0, kKindRandom, kKindRr, kKindDrill, kKindFlowNew, kKindFlowPinned, kKindEmpty, kKinds };
@@ -71,15 +75,14 @@ struct Inputs {
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
 
-struct Outputs {
-  std::array<bool, kPortSets> ready{};
-  std::array<bool, kPortSets> out_valid{};
-  std::array<uint32_t, kPortSets> out_port{};
-  std::array<bool, kPortSets> out_empty{};
-  uint32_t cfg_rdata = 0;
-  bool cfg_rvalid = false;
-  bool init_done = false;
-};
+// The RTL's outputs, one field each (the benches compare and print exactly these).
+using SetFlags = std::array<bool, kPortSets>;
+using SetPorts = std::array<uint32_t, kPortSets>;
+#define LL_DRILL_OUTPUTS(X)                                                          \
+  X(SetFlags, ready, true) X(SetFlags, out_valid, true) X(SetPorts, out_port, true)  \
+  X(SetFlags, out_empty, true) X(uint32_t, cfg_rdata, true)                          \
+  X(bool, cfg_rvalid, true) X(bool, init_done, true)
+LL_PORT_STRUCT(Outputs, LL_DRILL_OUTPUTS)
 
 // What one decision looked like inside (for coverage and tests; not a port).
 struct Trace {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/port_struct.h"
 #include "common/prng.h"
 #include "common/ram.h"
 #include "marker/marker_regs.h"
@@ -65,15 +66,12 @@ struct Inputs {
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
 
-struct Outputs {
-  bool ev_ready = false;
-  bool dec_valid = false;
-  uint32_t dec_queue = 0;
-  bool dec_mark = false, dec_drop = false;
-  uint32_t cfg_rdata = 0;
-  bool cfg_rvalid = false;
-  bool init_done = false;
-};
+// The RTL's outputs, one field each (the benches compare and print exactly these).
+#define LL_MARKER_OUTPUTS(X)                                                         \
+  X(bool, ev_ready, true) X(bool, dec_valid, true) X(uint32_t, dec_queue, true)      \
+  X(bool, dec_mark, true) X(bool, dec_drop, true) X(uint32_t, cfg_rdata, true)       \
+  X(bool, cfg_rvalid, true) X(bool, init_done, true)
+LL_PORT_STRUCT(Outputs, LL_MARKER_OUTPUTS)
 
 enum class Verdict { Pass, Mark, Drop };
 

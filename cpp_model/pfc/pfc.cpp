@@ -213,10 +213,10 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
     case kAdm: {
       fx.iq_we = fx.eq_we = fx.dec_v = true;
       if (eq.storm) {
-        fx.dec = 2; fx.why = 5; eq.wdrop = sinc(eq.wdrop); fx.inc |= 1u << kWdDrop;
+        fx.dec = Decision::Drop; fx.why = Why::Watchdog; eq.wdrop = sinc(eq.wdrop); fx.inc |= 1u << kWdDrop;
       } else if (op.ll) {
         if (L.pool && egll0 + len > L.egll_size) {
-          fx.dec = 2; fx.why = 2; iq.hdrop = sinc(iq.hdrop); fx.inc |= 1u << kViolation;
+          fx.dec = Decision::Drop; fx.why = Why::EgressLossless; iq.hdrop = sinc(iq.hdrop); fx.inc |= 1u << kViolation;
         } else if (!iq.xoff && fits) {
           iq.cnt = static_cast<uint32_t>(newc);
           sh = static_cast<uint32_t>((sh0 + (dsh & cmax)) & cmax);
@@ -229,7 +229,7 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
             iq.psent = sinc(iq.psent); fx.inc |= 1u << kPauseTx;
           }
           if (hok) {
-            fx.dec = 1;
+            fx.dec = Decision::Headroom;
             iq.hdr = static_cast<uint32_t>(hsum1 & cmax);
             hu = cadd(hu0, len);
             iq.hpeak = std::max(iq.hpeak, iq.hdr);
@@ -237,14 +237,14 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
             egll = cadd(egll0, len);
             fx.inc |= 1u << kHdrm;
           } else {
-            fx.dec = 2; fx.why = 1; iq.hdrop = sinc(iq.hdrop); fx.inc |= 1u << kViolation;
+            fx.dec = Decision::Drop; fx.why = Why::Headroom; iq.hdrop = sinc(iq.hdrop); fx.inc |= 1u << kViolation;
           }
         }
       } else {
         if (!fits) {
-          fx.dec = 2; fx.why = 3; fx.inc |= 1u << kLossyDrop;
+          fx.dec = Decision::Drop; fx.why = Why::IngressLossy; fx.inc |= 1u << kLossyDrop;
         } else if (L.pool && !egfit) {
-          fx.dec = 2; fx.why = 4; fx.inc |= 1u << kLossyDrop;
+          fx.dec = Decision::Drop; fx.why = Why::EgressLossy; fx.inc |= 1u << kLossyDrop;
         } else {
           iq.cnt = static_cast<uint32_t>(newc);
           sh = static_cast<uint32_t>((sh0 + (dsh & cmax)) & cmax);
@@ -520,7 +520,7 @@ void Model::tick(const Inputs& in) {
     trace_.pz_v = fx.pz_v; trace_.pz_quanta = fx.pz_quanta; trace_.inc = fx.inc;
     trace_.expired = fx.expired;
     trace_.sh_pool_full = fx.dec_v && fx.sh_pool_full && !eq_cur.storm;
-    trace_.shp_full = fx.dec_v && fx.shp_full && fx.why == 1;
+    trace_.shp_full = fx.dec_v && fx.shp_full && fx.why == Why::Headroom;
     trace_.xon_hdr_hold = fx.xon_hdr_hold;
   }
 
@@ -556,8 +556,8 @@ void Model::tick(const Inputs& in) {
              (iq_cur.xoff ? 1u : 0u) | (eq_cur.pact ? 2u : 0u) | (eq_cur.storm ? 4u : 0u)};
   }
   dec_v_ = fx.dec_v;
-  dec_ = fx.dec_v ? fx.dec : 0;
-  why_ = fx.dec_v ? fx.why : 0;
+  dec_ = fx.dec_v ? static_cast<uint32_t>(fx.dec) : regs::DEC_ADMIT;
+  why_ = fx.dec_v ? static_cast<uint32_t>(fx.why) : regs::WHY_NONE;
   pz_v_ = fx.pz_v;
   pz_port_ = fx.pz_v ? s1_.qi / kPrios : 0;
   pz_prio_ = fx.pz_v ? s1_.qi % kPrios : 0;
@@ -629,8 +629,8 @@ Model::Result Model::admit(uint32_t iport, uint32_t eport, uint32_t prio, uint32
   hdr_peak_ = std::max(hdr_peak_, hdr_used_);
   if (fx.pz_v) tx_pauses_.push_back({iport, prio, fx.pz_quanta});
   Result r;
-  r.dec = static_cast<Decision>(fx.dec);
-  r.why = static_cast<Why>(fx.why);
+  r.dec = fx.dec;
+  r.why = fx.why;
   return r;
 }
 

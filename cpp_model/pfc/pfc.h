@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/port_struct.h"
 #include "common/ram.h"
 #include "pfc/pfc_regs.h"
 
@@ -25,9 +26,13 @@ constexpr unsigned kLenW = regs::LEN_W;     // packet length width (bytes)
 constexpr unsigned kRemW = 25;              // remaining pause, bit times (quanta * 512)
 constexpr unsigned kNumCounters = 12;       // global counters at CNT_ADMIT + 4 i
 
-enum class Decision : uint8_t { Admit = 0, Headroom = 1, Drop = 2 };
-enum class Why : uint8_t { None = 0, Headroom = 1, EgressLossless = 2, IngressLossy = 3,
-                           EgressLossy = 4, Watchdog = 5 };
+// Admission decision and drop reason: the register map's DEC_* and WHY_* constants
+// (rtl/pfc/pfc_regs.json), which the RTL drives on dec_o / dec_why_o.
+enum class Decision : uint8_t {
+  Admit = regs::DEC_ADMIT, Headroom = regs::DEC_HEADROOM, Drop = regs::DEC_DROP };
+enum class Why : uint8_t { None = regs::WHY_NONE, Headroom = regs::WHY_HDRM,
+                           EgressLossless = regs::WHY_EGLL, IngressLossy = regs::WHY_ING,
+                           EgressLossy = regs::WHY_EGLY, Watchdog = regs::WHY_WD };
 enum Counter : unsigned { kAdmit = 0, kHdrm, kViolation, kLossyDrop, kWdDrop, kPauseTx,
                           kResumeTx, kPauseRx, kResumeRx, kWdStorm, kWdRestore, kOverrun };
 
@@ -87,17 +92,14 @@ struct Inputs {
   uint32_t cfg_addr = 0, cfg_wdata = 0;
 };
 
-struct Outputs {
-  bool adm_ready = false, dep_ready = false, pfc_ready = false;
-  bool dec_valid = false;
-  uint32_t dec = 0, dec_why = 0;
-  bool pause_valid = false;
-  uint32_t pause_port = 0, pause_prio = 0, pause_quanta = 0;
-  uint32_t eg_paused = 0, eg_storm = 0;
-  uint32_t cfg_rdata = 0;
-  bool cfg_rvalid = false;
-  bool init_done = false;
-};
+// The RTL's outputs, one field each (the benches compare and print exactly these).
+#define LL_PFC_OUTPUTS(X)                                                                 \
+  X(bool, adm_ready, true) X(bool, dep_ready, true) X(bool, pfc_ready, true)              \
+  X(bool, dec_valid, true) X(uint32_t, dec, true) X(uint32_t, dec_why, true)              \
+  X(bool, pause_valid, true) X(uint32_t, pause_port, true) X(uint32_t, pause_prio, true)  \
+  X(uint32_t, pause_quanta, true) X(uint32_t, eg_paused, true) X(uint32_t, eg_storm, true) \
+  X(uint32_t, cfg_rdata, true) X(bool, cfg_rvalid, true) X(bool, init_done, true)
+LL_PORT_STRUCT(Outputs, LL_PFC_OUTPUTS)
 
 // Per ingress port x priority state (RAM iq).
 struct IqEntry {
@@ -168,12 +170,16 @@ class Model {
   uint64_t xoff_limit(uint32_t prio) const;
   const Settings& live() const { return live_; }
 
+  // The pipeline's operation in S1 (the RTL's OpNone..OpStat).
+  enum Op : uint8_t { kNone = 0, kAdm = 1, kDep = 2, kPfc = 3, kSweep = 4, kStat = 5 };
+
   // What the last tick() did in S1 (for testbench coverage; no effect on behaviour).
   struct Trace {
-    unsigned op = 0;                 // 0 none, 1 adm, 2 dep, 3 pfc, 4 sweep, 5 stat
+    Op op = kNone;
     uint32_t qi = 0, qe = 0;
     bool dec_v = false;
-    uint32_t dec = 0, why = 0;
+    Decision dec = Decision::Admit;
+    Why why = Why::None;
     bool pz_v = false;
     uint32_t pz_quanta = 0;
     uint32_t inc = 0;                // global counters incremented (before saturation)
@@ -187,7 +193,6 @@ class Model {
   const Trace& trace() const { return trace_; }
 
  private:
-  enum Op : uint8_t { kNone = 0, kAdm = 1, kDep = 2, kPfc = 3, kSweep = 4, kStat = 5 };
   struct OpIn {
     Op op = kNone;
     uint32_t qi = 0, qe = 0, len = 0, quanta = 0, clr = 0;
@@ -196,7 +201,8 @@ class Model {
   struct Effects {
     bool iq_we = false, eq_we = false;
     bool dec_v = false;
-    uint32_t dec = 0, why = 0;
+    Decision dec = Decision::Admit;
+    Why why = Why::None;
     bool pz_v = false;
     uint32_t pz_quanta = 0;
     uint32_t inc = 0;  // bit mask of global counters to increment

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/port_struct.h"
+
 namespace ll::pfc {
 
 constexpr unsigned kFrameBytes = 60;           // without FCS
@@ -38,16 +40,13 @@ struct CodecInputs {
   bool evt_ready = false;
 };
 
-struct CodecOutputs {
-  bool tx_valid = false;
-  uint64_t tx_data = 0;
-  uint32_t tx_keep = 0;
-  bool tx_last = false, frame_sent = false;
-  bool rx_ready = false;
-  bool evt_valid = false;
-  uint32_t evt_prio = 0, evt_quanta = 0;
-  bool good = false, bad = false;
-};
+// The codec RTL's outputs, one field each (the bench compares and prints exactly these).
+#define LL_PFC_CODEC_OUTPUTS(X)                                                          \
+  X(bool, tx_valid, true) X(uint64_t, tx_data, true) X(uint32_t, tx_keep, true)          \
+  X(bool, tx_last, true) X(bool, frame_sent, true) X(bool, rx_ready, true)               \
+  X(bool, evt_valid, true) X(uint32_t, evt_prio, true) X(uint32_t, evt_quanta, true)     \
+  X(bool, good, true) X(bool, bad, true)
+LL_PORT_STRUCT(CodecOutputs, LL_PFC_CODEC_OUTPUTS)
 
 class CodecModel {
  public:

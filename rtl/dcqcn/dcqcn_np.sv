@@ -107,14 +107,11 @@ module dcqcn_np #(
 
 `ifndef SYNTHESIS
   // valid/ready: a CNP offered and not taken stays offered, with the same flow
-  logic          stall_q;
-  logic [QW-1:0] stall_flow_q;
+  ll_vr_stable #(.W(QW)) u_vr_cnp (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (cnp_valid_o), .ready_i (cnp_ready_i),
+    .data_i (cnp_flow_o)
+  );
   always_ff @(posedge clk_i) begin
-    stall_q      <= rst_ni && cnp_valid_o && !cnp_ready_i;
-    stall_flow_q <= cnp_flow_o;
-    if (rst_ni && stall_q) begin
-      assert (cnp_valid_o && cnp_flow_o == stall_flow_q) else $error("dcqcn_np: CNP output changed while stalled");
-    end
     if (rst_ni) begin
       assert (32'(n_q) <= Depth) else $error("dcqcn_np: FIFO overflow");
       assert (!(ce_valid_i && ce_ready_o && !done)) else $error("dcqcn_np: accepted before init_done");

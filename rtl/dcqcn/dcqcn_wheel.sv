@@ -256,14 +256,12 @@ module dcqcn_wheel #(
   end
 
 `ifndef SYNTHESIS
-  logic          gstall_q;
-  logic [QW-1:0] gstall_qp_q;
+  // valid/ready: a grant offered and not taken stays offered, for the same QP
+  ll_vr_stable #(.W(QW)) u_vr_grant (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (g_valid_q), .ready_i (grant_ready_i),
+    .data_i (g_qp_q)
+  );
   always_ff @(posedge clk_i) begin
-    gstall_q    <= rst_ni && g_valid_q && !grant_ready_i;
-    gstall_qp_q <= g_qp_q;
-    if (rst_ni && gstall_q) begin
-      assert (g_valid_q && g_qp_q == gstall_qp_q) else $error("dcqcn_wheel: grant changed while stalled");
-    end
     if (rst_ni && e_state_q == 2'd1) begin
       assert (rate_rd != '0) else $error("dcqcn_wheel: zero rate");
     end

@@ -77,8 +77,12 @@ module drill_engine #(
   localparam int FlowW  = 1 + TagW + PortAw;      // {valid, tag, port}
 
   // modes and counter classes (values match drill_regs.json)
-  localparam logic [2:0] ModeEcmp = 3'd0, ModeRandom = 3'd1, ModeRr = 3'd2,
-                         ModeDrill = 3'd3, ModeFlow = 3'd4;
+  // decision modes: the register map's MODE_* constants
+  localparam logic [2:0] ModeEcmp   = 3'(drill_regs_pkg::DRILL_MODE_ECMP);
+  localparam logic [2:0] ModeRandom = 3'(drill_regs_pkg::DRILL_MODE_RANDOM);
+  localparam logic [2:0] ModeRr     = 3'(drill_regs_pkg::DRILL_MODE_RR);
+  localparam logic [2:0] ModeDrill  = 3'(drill_regs_pkg::DRILL_MODE_DRILL);
+  localparam logic [2:0] ModeFlow   = 3'(drill_regs_pkg::DRILL_MODE_FLOW);
   localparam logic [2:0] KindFlowNew = 3'd4, KindFlowPinned = 3'd5, KindEmpty = 3'd6;
 
   initial begin

@@ -136,14 +136,18 @@ module drill_top #(
   logic [2:0]  stage_mode_q, mode_q;
   logic [31:0] stage_mask_lo_q, stage_mask_hi_q, stage_gw_q, stage_gc_q;
   logic        mode_commit, comp_commit, grp_commit;
-  assign mode_commit = cfg_wr && (cfg_addr_i == drill_regs_pkg::DRILL_MODE_COMMIT) && (stage_mode_q <= 3'd4);
+  // decision modes (the register map's MODE_*): DRILL(d,m) after reset; values above
+  // per-flow DRILL, the last mode, are not committed
+  localparam logic [2:0] ModeReset = 3'(drill_regs_pkg::DRILL_MODE_DRILL);
+  localparam logic [2:0] ModeLast  = 3'(drill_regs_pkg::DRILL_MODE_FLOW);
+  assign mode_commit = cfg_wr && (cfg_addr_i == drill_regs_pkg::DRILL_MODE_COMMIT) && (stage_mode_q <= ModeLast);
   assign comp_commit = cfg_wr && (cfg_addr_i == drill_regs_pkg::DRILL_COMP_COMMIT);
   assign grp_commit  = cfg_wr && (cfg_addr_i == drill_regs_pkg::DRILL_GROUP_COMMIT);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      stage_mode_q    <= 3'd3;
-      mode_q          <= 3'd3;
+      stage_mode_q    <= ModeReset;
+      mode_q          <= ModeReset;
       stage_mask_lo_q <= '0;
       stage_mask_hi_q <= '0;
       stage_gw_q      <= '0;
@@ -356,21 +360,16 @@ module drill_top #(
 
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
-  // valid/ready on every engine input: once valid && !ready, valid stays high and the
-  // payload is stable in the next cycle; the live mode is always legal
-  logic [MaxE-1:0] a_stall_q;
-  logic [HashW+Ports+GrpAw:0] a_pay_q [MaxE];
+  // valid/ready on every engine input (the shared checker, one instance per engine slot;
+  // slots past Engines are never valid); the live mode is always legal
+  for (genvar e = 0; e < MaxE; e++) begin : g_vr_in
+    ll_vr_stable #(.W(HashW + Ports + GrpAw + 1)) u_vr_in (
+      .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (e < Engines && in_valid[e]), .ready_i (ready[e]),
+      .data_i ({in_hash[e], in_mask[e], in_grp_en[e], in_grp[e]})
+    );
+  end
   always_ff @(posedge clk_i) begin
-    for (int e = 0; e < MaxE; e++) begin
-      a_stall_q[e] <= rst_ni && in_valid[e] && !ready[e] && (e < Engines);
-      a_pay_q[e]   <= {in_hash[e], in_mask[e], in_grp_en[e], in_grp[e]};
-      if (rst_ni && a_stall_q[e]) begin
-        assert (in_valid[e]) else $error("drill: engine %0d dropped valid while not ready", e);
-        assert (a_pay_q[e] == {in_hash[e], in_mask[e], in_grp_en[e], in_grp[e]})
-          else $error("drill: engine %0d changed its payload while stalled", e);
-      end
-    end
-    if (rst_ni) assert (mode_q <= 3'd4) else $error("drill: illegal live mode %0d", mode_q);
+    if (rst_ni) assert (mode_q <= ModeLast) else $error("drill: illegal live mode %0d", mode_q);
   end
 `endif
 endmodule

@@ -409,22 +409,19 @@ module marker_top #(
 
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
-  logic             a_live_q, a_ev_stall_q, a_dec_stall_q;
-  logic [QIdxW+QW+2:0] a_ev_q;
-  logic [QIdxW+1:0] a_dec_q;
+  // valid/ready on the event input and the decision output (the shared checker)
+  ll_vr_stable #(.W(QIdxW + QW + 3)) u_vr_ev (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (ev_valid_i), .ready_i (ev_ready_o),
+    .data_i ({ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
+  );
+  ll_vr_stable #(.W(QIdxW + 2)) u_vr_dec (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (dec_valid_o), .ready_i (dec_ready_i),
+    .data_i ({dec_queue_o, dec_mark_o, dec_drop_o})
+  );
+  logic a_live_q;
   always @(posedge clk_i) begin
-    a_live_q      <= rst_ni;
-    a_ev_stall_q  <= ev_valid_i && !ev_ready_o;
-    a_ev_q        <= {ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i};
-    a_dec_stall_q <= dec_valid_o && !dec_ready_i;
-    a_dec_q       <= {dec_queue_o, dec_mark_o, dec_drop_o};
+    a_live_q <= rst_ni;
     if (rst_ni && a_live_q) begin
-      if (a_ev_stall_q)
-        assert (ev_valid_i && a_ev_q == {ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
-          else $error("marker_top: event dropped or changed while stalled (valid && !ready)");
-      if (a_dec_stall_q)
-        assert (dec_valid_o && a_dec_q == {dec_queue_o, dec_mark_o, dec_drop_o})
-          else $error("marker_top: result dropped or changed while stalled");
       assert (!(dec_mark_o && dec_drop_o)) else $error("marker_top: mark and drop at once");
       assert (!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)))
         else $error("marker_top: result flags set without dec_valid_o");

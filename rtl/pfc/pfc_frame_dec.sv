@@ -106,23 +106,12 @@ module pfc_frame_dec (
 
 `ifndef SYNTHESIS
   // AXI-stream rule on the input: once rx_valid_i && !rx_ready_o, the beat holds.
-  logic        a_hold_q;
-  logic [63:0] a_data_q;
-  logic [7:0]  a_keep_q;
-  logic        a_last_q, a_err_q;
+  ll_vr_stable #(.W(64 + 8 + 2)) u_vr_rx (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (rx_valid_i), .ready_i (rx_ready_o),
+    .data_i ({rx_data_i, rx_keep_i, rx_last_i, rx_err_i})
+  );
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      a_hold_q <= 1'b0;
-    end else begin
-      if (a_hold_q) begin
-        assert (rx_valid_i) else $error("pfc_frame_dec: rx_valid_i dropped while not ready");
-        assert (rx_data_i == a_data_q && rx_keep_i == a_keep_q && rx_last_i == a_last_q && rx_err_i == a_err_q)
-          else $error("pfc_frame_dec: rx beat changed while not ready");
-      end
-      if (rx_valid_i) assert (rx_keep_i[0]) else $error("pfc_frame_dec: empty beat (rx_keep_i[0] low)");
-      a_hold_q <= rx_valid_i && !rx_ready_o;
-    end
-    a_data_q <= rx_data_i; a_keep_q <= rx_keep_i; a_last_q <= rx_last_i; a_err_q <= rx_err_i;
+    if (rst_ni && rx_valid_i) assert (rx_keep_i[0]) else $error("pfc_frame_dec: empty beat (rx_keep_i[0] low)");
   end
 `endif
 endmodule

@@ -106,6 +106,16 @@ module pfc_top #(
   localparam int E_WSTORM = E_PTIME + StatW, E_WDROP = E_WSTORM + StatW, E_WREST = E_WDROP + StatW;
   localparam int EW = E_WREST + StatW;
   // ops
+  // Decision and drop reason on dec_o / dec_why_o: the register map's DEC_* and WHY_*
+  localparam logic [1:0] DecAdmit = 2'(pfc_regs_pkg::PFC_DEC_ADMIT);
+  localparam logic [1:0] DecHdrm  = 2'(pfc_regs_pkg::PFC_DEC_HEADROOM);
+  localparam logic [1:0] DecDrop  = 2'(pfc_regs_pkg::PFC_DEC_DROP);
+  localparam logic [2:0] WhyNone  = 3'(pfc_regs_pkg::PFC_WHY_NONE);
+  localparam logic [2:0] WhyHdrm  = 3'(pfc_regs_pkg::PFC_WHY_HDRM);
+  localparam logic [2:0] WhyEgll  = 3'(pfc_regs_pkg::PFC_WHY_EGLL);
+  localparam logic [2:0] WhyIng   = 3'(pfc_regs_pkg::PFC_WHY_ING);
+  localparam logic [2:0] WhyEgly  = 3'(pfc_regs_pkg::PFC_WHY_EGLY);
+  localparam logic [2:0] WhyWd    = 3'(pfc_regs_pkg::PFC_WHY_WD);
   localparam logic [2:0] OpNone = 3'd0, OpAdm = 3'd1, OpDep = 3'd2, OpPfc = 3'd3,
                          OpSweep = 3'd4, OpStat = 3'd5;
   // global counter indices
@@ -432,7 +442,7 @@ module pfc_top #(
     n_prcv = e_prcv; n_ptime = e_ptime; n_wstorm = e_wstorm; n_wdrop = e_wdrop; n_wrest = e_wrest;
     sh_used_d = sh_used_q; hdr_used_d = hdr_used_q; egll_used_d = egll_used_q; egly_used_d = egly_used_q;
     iq_we1 = 1'b0; eq_we1 = 1'b0;
-    dec_v_d = 1'b0; dec_d = 2'd0; why_d = 3'd0;
+    dec_v_d = 1'b0; dec_d = DecAdmit; why_d = WhyNone;
     pz_v_d = 1'b0; pz_q_d = 16'd0;
     cnt_inc = '0; snap_we = 1'b0;
     // admission tests
@@ -452,10 +462,10 @@ module pfc_top #(
         OpAdm: begin
           iq_we1 = 1'b1; eq_we1 = 1'b1; dec_v_d = 1'b1;
           if (e_storm) begin
-            dec_d = 2'd2; why_d = 3'd5; n_wdrop = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
+            dec_d = DecDrop; why_d = WhyWd; n_wdrop = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
           end else if (s1_ll_q) begin
             if (live_pool_q && {1'b0, egll_used_q} + len_x > {1'b0, live_egll_q}) begin
-              dec_d = 2'd2; why_d = 3'd2; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+              dec_d = DecDrop; why_d = WhyEgll; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
             end else if (!i_xoff && fits) begin
               n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
               n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
@@ -466,19 +476,19 @@ module pfc_top #(
                 n_psent = sinc(i_psent); cnt_inc[CPauseTx] = 1'b1;
               end
               if (hok) begin
-                dec_d = 2'd1; n_hdr = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
+                dec_d = DecHdrm; n_hdr = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
                 n_hpeak = (i_hdr + len_x[CntW-1:0] > i_hpeak) ? i_hdr + len_x[CntW-1:0] : i_hpeak;
                 n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
                 cnt_inc[CHdrm] = 1'b1;
               end else begin
-                dec_d = 2'd2; why_d = 3'd1; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+                dec_d = DecDrop; why_d = WhyHdrm; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
               end
             end
           end else begin
             if (!fits) begin
-              dec_d = 2'd2; why_d = 3'd3; cnt_inc[CLossy] = 1'b1;
+              dec_d = DecDrop; why_d = WhyIng; cnt_inc[CLossy] = 1'b1;
             end else if (live_pool_q && !egfit) begin
-              dec_d = 2'd2; why_d = 3'd4; cnt_inc[CLossy] = 1'b1;
+              dec_d = DecDrop; why_d = WhyEgly; cnt_inc[CLossy] = 1'b1;
             end else begin
               n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
               n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egly_used_d = cadd(egly_used_q, len_x[CntW-1:0]);
@@ -667,8 +677,8 @@ module pfc_top #(
       end
       // outputs
       dec_v_q <= dec_v_d;
-      dec_q   <= dec_v_d ? dec_d : 2'd0;
-      why_q   <= dec_v_d ? why_d : 3'd0;
+      dec_q   <= dec_v_d ? dec_d : DecAdmit;
+      why_q   <= dec_v_d ? why_d : WhyNone;
       pz_v_q  <= pz_v_d;
       pz_port_q   <= pz_v_d ? s1_qi_q[QW-1:3] : '0;
       pz_prio_q   <= pz_v_d ? s1_qi_q[2:0] : '0;
@@ -765,33 +775,21 @@ module pfc_top #(
 
   // ------------------------------------------------------------------ interface assertions
 `ifndef SYNTHESIS
-  logic             a_adm_hold_q, a_dep_hold_q, a_pfc_hold_q;
-  logic [PortW-1:0] a_adm_ip_q, a_adm_ep_q, a_dep_ip_q, a_dep_ep_q, a_pfc_p_q;
-  logic [2:0]       a_adm_pr_q, a_dep_pr_q, a_pfc_pr_q;
-  logic [13:0]      a_adm_len_q, a_dep_len_q;
-  logic             a_adm_ll_q, a_dep_ll_q;
-  logic [15:0]      a_pfc_q;
+  // valid/ready on the three event inputs (the shared checker)
+  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1)) u_vr_adm (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (adm_valid_i), .ready_i (adm_ready_o),
+    .data_i ({adm_iport_i, adm_eport_i, adm_prio_i, adm_len_i, adm_lossless_i})
+  );
+  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1)) u_vr_dep (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (dep_valid_i), .ready_i (dep_ready_o),
+    .data_i ({dep_iport_i, dep_eport_i, dep_prio_i, dep_len_i, dep_lossless_i})
+  );
+  ll_vr_stable #(.W(PortW + 3 + 16)) u_vr_pfc (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (pfc_valid_i), .ready_i (pfc_ready_o),
+    .data_i ({pfc_port_i, pfc_prio_i, pfc_quanta_i})
+  );
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      a_adm_hold_q <= 1'b0; a_dep_hold_q <= 1'b0; a_pfc_hold_q <= 1'b0;
-    end else begin
-      if (a_adm_hold_q) begin
-        assert (adm_valid_i) else $error("pfc_top: adm_valid_i dropped while not ready");
-        assert (adm_iport_i == a_adm_ip_q && adm_eport_i == a_adm_ep_q && adm_prio_i == a_adm_pr_q &&
-                adm_len_i == a_adm_len_q && adm_lossless_i == a_adm_ll_q)
-          else $error("pfc_top: adm payload changed while not ready");
-      end
-      if (a_dep_hold_q) begin
-        assert (dep_valid_i) else $error("pfc_top: dep_valid_i dropped while not ready");
-        assert (dep_iport_i == a_dep_ip_q && dep_eport_i == a_dep_ep_q && dep_prio_i == a_dep_pr_q &&
-                dep_len_i == a_dep_len_q && dep_lossless_i == a_dep_ll_q)
-          else $error("pfc_top: dep payload changed while not ready");
-      end
-      if (a_pfc_hold_q) begin
-        assert (pfc_valid_i) else $error("pfc_top: pfc_valid_i dropped while not ready");
-        assert (pfc_port_i == a_pfc_p_q && pfc_prio_i == a_pfc_pr_q && pfc_quanta_i == a_pfc_q)
-          else $error("pfc_top: pfc payload changed while not ready");
-      end
+    if (rst_ni) begin
       if (adm_valid_i) begin
         assert (adm_len_i != '0 && 32'(adm_iport_i) < Ports && 32'(adm_eport_i) < Ports)
           else $error("pfc_top: illegal admission event");
@@ -805,16 +803,7 @@ module pfc_top #(
       // legal states
       if (sw_act_q) assert (32'(sw_idx_q) < Entries) else $error("pfc_top: sweep index out of range");
       if (s1_valid_q) assert (s1_op_q >= OpAdm && s1_op_q <= OpStat) else $error("pfc_top: bad S1 op");
-
-      a_adm_hold_q <= adm_valid_i && !adm_ready_o;
-      a_dep_hold_q <= dep_valid_i && !dep_ready_o;
-      a_pfc_hold_q <= pfc_valid_i && !pfc_ready_o;
     end
-    a_adm_ip_q <= adm_iport_i; a_adm_ep_q <= adm_eport_i; a_adm_pr_q <= adm_prio_i;
-    a_adm_len_q <= adm_len_i; a_adm_ll_q <= adm_lossless_i;
-    a_dep_ip_q <= dep_iport_i; a_dep_ep_q <= dep_eport_i; a_dep_pr_q <= dep_prio_i;
-    a_dep_len_q <= dep_len_i; a_dep_ll_q <= dep_lossless_i;
-    a_pfc_p_q <= pfc_port_i; a_pfc_pr_q <= pfc_prio_i; a_pfc_q <= pfc_quanta_i;
   end
 `endif
 endmodule

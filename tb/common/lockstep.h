@@ -189,10 +189,10 @@ int run_lockstep(const Options& o, const Params& params) {
       const Out act = bench->sample();
       const Out exp = bench->expected(in);
       ++compared;
-      if (!B::equal(act, exp)) {
+      if (!(act == exp)) {  // every field of the block's output list (port_struct.h)
         std::cout << "MISMATCH in tb " << o.block << " set " << o.set << " seed " << o.seed
                   << " at cycle " << c << "\n  inputs:   " << B::show(in)
-                  << "\n  expected: " << B::show(exp) << "\n  actual:   " << B::show(act) << "\n";
+                  << "\n  expected: " << to_string(exp) << "\n  actual:   " << to_string(act) << "\n";
 #if LL_TRACE
         if (tfp) {
           tfp->flush();

@@ -106,15 +106,6 @@ class DcqcnBench {
 
   static bool valid(const In& in) { return in.cnp_valid || in.sent_valid || in.ce_valid || in.enq_valid; }
   // Payloads are compared while their valid is high (they hold stale data otherwise).
-  static bool equal(const Out& a, const Out& b) {
-    return a.init_done == b.init_done && a.ce_ready == b.ce_ready && a.cnpo_valid == b.cnpo_valid &&
-           (!a.cnpo_valid || a.cnpo_flow == b.cnpo_flow) && a.cnp_ready == b.cnp_ready &&
-           a.sent_ready == b.sent_ready && a.rate_valid == b.rate_valid &&
-           (!a.rate_valid || (a.rate_qp == b.rate_qp && a.rate == b.rate)) && a.enq_ready == b.enq_ready &&
-           a.grant_valid == b.grant_valid &&
-           (!a.grant_valid || (a.grant_qp == b.grant_qp && a.grant_bytes == b.grant_bytes)) &&
-           a.cfg_rdata == b.cfg_rdata && a.cfg_rvalid == b.cfg_rvalid;
-  }
   static std::string show(const In& i) {
     std::ostringstream os;
     os << "rst_n=" << i.rst_n << " tick=" << i.tick << " ce=" << i.ce_valid << "/" << i.ce_flow
@@ -122,15 +113,6 @@ class DcqcnBench {
        << " sent=" << i.sent_valid << "/" << i.sent_qp << "/" << i.sent_bytes << " enq=" << i.enq_valid
        << "/" << i.enq_qp << "/" << i.enq_bytes << " grant_ready=" << i.grant_ready << " cfg_we=" << i.cfg_we
        << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr) << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
-    return os.str();
-  }
-  static std::string show(const Out& o) {
-    std::ostringstream os;
-    os << "init_done=" << o.init_done << " ce_ready=" << o.ce_ready << " cnpo=" << o.cnpo_valid << "/"
-       << o.cnpo_flow << " cnp_ready=" << o.cnp_ready << " sent_ready=" << o.sent_ready
-       << " rate=" << o.rate_valid << "/" << o.rate_qp << "/" << o.rate << " enq_ready=" << o.enq_ready
-       << " grant=" << o.grant_valid << "/" << o.grant_qp << "/" << o.grant_bytes
-       << " cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid;
     return os.str();
   }
 

@@ -103,11 +103,6 @@ class DrillBench {
       if (v) return true;
     return false;
   }
-  static bool equal(const Out& a, const Out& b) {
-    return a.ready == b.ready && a.out_valid == b.out_valid && a.out_port == b.out_port &&
-           a.out_empty == b.out_empty && a.cfg_rdata == b.cfg_rdata && a.cfg_rvalid == b.cfg_rvalid &&
-           a.init_done == b.init_done;
-  }
   static std::string show(const In& i) {
     std::ostringstream os;
     os << "rst_n=" << i.rst_n;
@@ -117,14 +112,6 @@ class DrillBench {
     os << " | occ_we=" << i.occ_we << " occ_port=" << i.occ_port << " occ_value=" << i.occ_value
        << " | cfg_we=" << i.cfg_we << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr)
        << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
-    return os.str();
-  }
-  static std::string show(const Out& o) {
-    std::ostringstream os;
-    for (unsigned e = 0; e < dr::kPortSets; ++e)
-      os << "e" << e << " ready=" << o.ready[e] << " out_valid=" << o.out_valid[e] << " port=" << o.out_port[e]
-         << " empty=" << o.out_empty[e] << " | ";
-    os << "cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid << " init_done=" << o.init_done;
     return os.str();
   }
 

@@ -74,11 +74,6 @@ class MarkerBench {
   Out expected(const In& in) const { return model_.eval(in); }
 
   static bool valid(const In& in) { return in.ev_valid; }
-  static bool equal(const Out& a, const Out& b) {
-    return a.ev_ready == b.ev_ready && a.dec_valid == b.dec_valid && a.dec_queue == b.dec_queue &&
-           a.dec_mark == b.dec_mark && a.dec_drop == b.dec_drop && a.cfg_rdata == b.cfg_rdata &&
-           a.cfg_rvalid == b.cfg_rvalid && a.init_done == b.init_done;
-  }
   static std::string show(const In& i) {
     std::ostringstream os;
     os << "rst_n=" << i.rst_n << " ev_valid=" << i.ev_valid << " ev_deq=" << i.ev_deq
@@ -86,14 +81,6 @@ class MarkerBench {
        << " ev_lossless=" << i.ev_lossless << " dec_ready=" << i.dec_ready << " cfg_we=" << i.cfg_we
        << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr)
        << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
-    return os.str();
-  }
-  static std::string show(const Out& o) {
-    std::ostringstream os;
-    os << "ev_ready=" << o.ev_ready << " dec_valid=" << o.dec_valid << " dec_queue=" << o.dec_queue
-       << " dec_mark=" << o.dec_mark << " dec_drop=" << o.dec_drop
-       << " cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid
-       << " init_done=" << o.init_done;
     return os.str();
   }
 

@@ -124,14 +124,6 @@ class PfcBench {
   Out expected(const In& in) const { return model_.eval(in); }
 
   static bool valid(const In& in) { return in.adm_valid || in.dep_valid || in.pfc_valid; }
-  static bool equal(const Out& a, const Out& b) {
-    return a.adm_ready == b.adm_ready && a.dep_ready == b.dep_ready && a.pfc_ready == b.pfc_ready &&
-           a.dec_valid == b.dec_valid && a.dec == b.dec && a.dec_why == b.dec_why &&
-           a.pause_valid == b.pause_valid && a.pause_port == b.pause_port &&
-           a.pause_prio == b.pause_prio && a.pause_quanta == b.pause_quanta &&
-           a.eg_paused == b.eg_paused && a.eg_storm == b.eg_storm && a.cfg_rdata == b.cfg_rdata &&
-           a.cfg_rvalid == b.cfg_rvalid && a.init_done == b.init_done;
-  }
   static std::string show(const In& i) {
     std::ostringstream os;
     os << "rst_n=" << i.rst_n << " adm=" << i.adm_valid << "(" << i.adm_iport << "->" << i.adm_eport
@@ -141,16 +133,6 @@ class PfcBench {
        << i.pfc_prio << " q=" << i.pfc_quanta << ") tick=" << i.tick << " eg_qport=" << i.eg_qport
        << " cfg_we=" << i.cfg_we << " cfg_re=" << i.cfg_re << " cfg_addr=" << ll::tb::hex(i.cfg_addr)
        << " cfg_wdata=" << ll::tb::hex(i.cfg_wdata);
-    return os.str();
-  }
-  static std::string show(const Out& o) {
-    std::ostringstream os;
-    os << "ready(adm,dep,pfc)=" << o.adm_ready << o.dep_ready << o.pfc_ready << " dec_valid=" << o.dec_valid
-       << " dec=" << o.dec << " why=" << o.dec_why << " pause_valid=" << o.pause_valid
-       << " pause=(port " << o.pause_port << " p" << o.pause_prio << " q=" << o.pause_quanta
-       << ") eg_paused=" << ll::tb::hex(o.eg_paused) << " eg_storm=" << ll::tb::hex(o.eg_storm)
-       << " cfg_rdata=" << ll::tb::hex(o.cfg_rdata) << " cfg_rvalid=" << o.cfg_rvalid
-       << " init_done=" << o.init_done;
     return os.str();
   }
 
@@ -396,34 +378,42 @@ class PfcBench {
     const pf::Model::Trace& t = model_.trace();
     if (t.sweep_start) cov_.hit("sweep_pass");
     if (t.overrun) cov_.hit("tick_overrun");
-    if (t.op == 0) return;
+    using M = pf::Model;
+    using pf::Decision;
+    using pf::Why;
+    if (t.op == M::kNone) return;
     const bool pool = model_.live().pool;
-    if (t.fwd_iq && (t.op == 1 || t.op == 2)) cov_.hit("rmw_forward_ingress");
-    if (t.fwd_eq && (t.op == 1 || t.op == 2 || t.op == 3)) cov_.hit("rmw_forward_egress");
+    if (t.fwd_iq && (t.op == M::kAdm || t.op == M::kDep)) cov_.hit("rmw_forward_ingress");
+    if (t.fwd_eq && (t.op == M::kAdm || t.op == M::kDep || t.op == M::kPfc)) cov_.hit("rmw_forward_egress");
     if (t.dec_v) {
       cov_.hit(model_.live().dyn ? "threshold_dynamic" : "threshold_static");
       if (pool) cov_.hit("pool_mode");
-      if (t.dec == 0) cov_.hit("dec_admit");
-      if (t.dec == 1) cov_.hit("headroom_use");
-      if (t.dec == 2) {
-        static const char* why[] = {"drop_none", "headroom_overflow", "pool_egress_lossless_limit",
-                                    "drop_lossy_ingress", "pool_egress_lossy_limit", "wd_drop"};
-        cov_.hit(why[t.why]);
+      if (t.dec == Decision::Admit) cov_.hit("dec_admit");
+      if (t.dec == Decision::Headroom) cov_.hit("headroom_use");
+      if (t.dec == Decision::Drop) {
+        switch (t.why) {
+          case Why::None: cov_.hit("drop_none"); break;
+          case Why::Headroom: cov_.hit("headroom_overflow"); break;
+          case Why::EgressLossless: cov_.hit("pool_egress_lossless_limit"); break;
+          case Why::IngressLossy: cov_.hit("drop_lossy_ingress"); break;
+          case Why::EgressLossy: cov_.hit("pool_egress_lossy_limit"); break;
+          case Why::Watchdog: cov_.hit("wd_drop"); break;
+        }
       }
       if (t.sh_pool_full) cov_.hit("pool_shared_limit");
       if (t.shp_full) cov_.hit("pool_shared_headroom_limit");
     }
     if (t.pz_v) {
-      if (t.op == 1) cov_.hit("xoff");
-      if (t.pz_quanta == 0) cov_.hit(t.op == 2 ? "xon" : "xon_sweep");
-      if (t.op == 4 && t.pz_quanta != 0) cov_.hit("refresh");
+      if (t.op == M::kAdm) cov_.hit("xoff");
+      if (t.pz_quanta == 0) cov_.hit(t.op == M::kDep ? "xon" : "xon_sweep");
+      if (t.op == M::kSweep && t.pz_quanta != 0) cov_.hit("refresh");
     }
-    if (t.xon_hdr_hold) cov_.hit(t.op == 2 ? "xon_held_by_headroom" : "xon_held_by_headroom_sweep");
-    if (t.op == 3) cov_.hit("pfc_rx");
+    if (t.xon_hdr_hold) cov_.hit(t.op == M::kDep ? "xon_held_by_headroom" : "xon_held_by_headroom_sweep");
+    if (t.op == M::kPfc) cov_.hit("pfc_rx");
     if (t.expired) cov_.hit("quanta_expiry");
     if (t.inc & (1u << pf::kWdStorm)) cov_.hit("wd_detect");
     if (t.inc & (1u << pf::kWdRestore)) cov_.hit("wd_restore");
-    if (t.op == 5) cov_.hit("stat_op");
+    if (t.op == M::kStat) cov_.hit("stat_op");
     for (unsigned c = 0; c < pf::kNumCounters; ++c)
       if ((t.inc >> c) & 1 && model_.counter(c) == smax_) cov_.hit("counter_saturated");
   }

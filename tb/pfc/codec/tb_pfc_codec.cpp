@@ -93,26 +93,12 @@ class CodecBench {
   Out expected(const In& in) const { return model_.eval(in); }
 
   static bool valid(const In& in) { return in.req_valid || in.rx_valid; }
-  static bool equal(const Out& a, const Out& b) {
-    return a.tx_valid == b.tx_valid && a.tx_data == b.tx_data && a.tx_keep == b.tx_keep &&
-           a.tx_last == b.tx_last && a.frame_sent == b.frame_sent && a.rx_ready == b.rx_ready &&
-           a.evt_valid == b.evt_valid && a.evt_prio == b.evt_prio && a.evt_quanta == b.evt_quanta &&
-           a.good == b.good && a.bad == b.bad;
-  }
   static std::string show(const In& i) {
     std::ostringstream os;
     os << "rst_n=" << i.rst_n << " src_mac=" << ll::tb::hex(i.src_mac) << " req=" << i.req_valid << "(p"
        << i.req_prio << " q=" << i.req_quanta << ") tx_ready=" << i.tx_ready << " rx=" << i.rx_valid
        << "(data=" << ll::tb::hex(i.rx_data) << " keep=" << ll::tb::hex(i.rx_keep) << " last=" << i.rx_last
        << " err=" << i.rx_err << ") evt_ready=" << i.evt_ready;
-    return os.str();
-  }
-  static std::string show(const Out& o) {
-    std::ostringstream os;
-    os << "tx=" << o.tx_valid << "(data=" << ll::tb::hex(o.tx_data) << " keep=" << ll::tb::hex(o.tx_keep)
-       << " last=" << o.tx_last << " sent=" << o.frame_sent << ") rx_ready=" << o.rx_ready
-       << " evt=" << o.evt_valid << "(p" << o.evt_prio << " q=" << o.evt_quanta << ") good=" << o.good
-       << " bad=" << o.bad;
     return os.str();
   }
 
