@@ -15,6 +15,7 @@
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
 #   make coverage  Verilator line/toggle coverage of every block under its bench (build/coverage/)
 #   make regmap    regenerate register maps from rtl/<block>/<block>_regs.json
+#   make params    regenerate parameter checks from rtl/<block>/<block>_params.json
 #   make clean     remove build outputs
 
 SHELL   := /bin/bash
@@ -33,7 +34,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo sim tools bench blocks test clean help coverage make-selftest
+        demo sim tools bench blocks test clean help coverage make-selftest params
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -61,6 +62,12 @@ regmap:
 regmap-check:
 	@for b in $(BLOCKS_WITH_REGS); do $(PYTHON) scripts/regmap.py $$b --check || exit 1; done
 	@echo "regmap: generated register maps are current ($(BLOCKS_WITH_REGS))"
+	@$(PYTHON) scripts/params.py --all --check
+
+# Parameter checks (RTL $error lines, C++ params::check, illegal_params.json) from
+# rtl/<block>/<block>_params.json.
+params:
+	@$(PYTHON) scripts/params.py --all
 
 unit: build
 	$(CTEST) -L unit

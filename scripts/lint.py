@@ -12,7 +12,9 @@ Usage: lint.py [--no-python] [block ...]   (default: common and every folder of 
 Exit 1 if any tool fails on any module.
 """
 import argparse
+import concurrent.futures as cf
 import glob
+import json
 import os
 import re
 import shutil
@@ -42,34 +44,68 @@ def modules_of(block):
     return mods
 
 
-def check_illegal(block, files):
-    """Every combination in rtl/<block>/illegal_params.json must stop elaboration:
-    Yosys must refuse it and Icarus must report the expected $error message."""
+def illegal_cases(block):
     path = os.path.join(RTL, block, "illegal_params.json")
     if not os.path.exists(path):
-        return 0, 0
-    import json
-    cases = json.load(open(path))["cases"]
-    ok = 0
-    for c in cases:
-        top, params, expect = c["top"], c["params"], c["expect"]
-        sets = " ".join(f"-set {k} {v}" for k, v in params.items())
-        rc_y, out_y = run(["yosys", "-q", "-p", f"read_verilog -sv -noautowire {' '.join(files)}; "
-                           f"chparam {sets} {top}; hierarchy -check -top {top}"])
-        with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
-            rc_c, out_c = run(["iverilog", "-g2012", "-o", tmp.name, "-s", top,
-                               *[f"-P{top}.{k}={v}" for k, v in params.items()], *files])
-            # an illegal design may never settle at time 0: bound the run, keep its output
-            rc_v, out_v = run(["timeout", "10", "stdbuf", "-oL", "vvp", "-n", tmp.name]) \
-                if rc_c == 0 else (rc_c, out_c)
-        desc = f"{top} {' '.join(f'{k}={v}' for k, v in params.items())}"
-        if rc_y != 0 and expect in out_v:
-            ok += 1
-            print(f"lint: {block:8s} illegal {desc:30s} stopped: {expect}")
+        return []
+    with open(path) as f:
+        return json.load(f)["cases"]
+
+
+def check_illegal(block, files, case):
+    """One combination of rtl/<block>/illegal_params.json must stop elaboration: Yosys must
+    refuse it and Icarus must report the expected $error message (or, for a case whose
+    "expect" is null, fail elaboration on its own for the stated reason).
+    Returns (ok, line)."""
+    top, params, expect = case["top"], case["params"], case["expect"]
+    sets = " ".join(f"-set {k} {v}" for k, v in params.items())
+    rc_y, _ = run(["yosys", "-q", "-p", f"read_verilog -sv -noautowire {' '.join(files)}; "
+                   f"chparam {sets} {top}; hierarchy -check -top {top}"])
+    with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
+        rc_c, out_c = run(["iverilog", "-g2012", "-o", tmp.name, "-s", top,
+                           *[f"-P{top}.{k}={v}" for k, v in params.items()], *files])
+        # an illegal design may never settle at time 0: bound the run, keep its output
+        rc_v, out_v = run(["timeout", "10", "stdbuf", "-oL", "vvp", "-n", tmp.name]) \
+            if rc_c == 0 else (rc_c, out_c)
+    desc = f"{top} {' '.join(f'{k}={v}' for k, v in params.items())}"
+    if expect is None:
+        ok = rc_y != 0 and rc_c != 0
+        what = f"elaboration fails ({case.get('why', 'no reason given')})"
+    else:
+        ok = rc_y != 0 and expect in out_v
+        what = expect
+    if ok:
+        return True, f"lint: {block:8s} illegal {desc:30s} stopped: {what}"
+    return False, (f"lint: {block:8s} illegal {desc:30s} NOT STOPPED (yosys rc {rc_y}; icarus said: "
+                   f"{out_v.strip()[:300]})")
+
+
+def check_module(block, m, files, vlt):
+    """verilator, iverilog and yosys on module m as top: (failures, lines)."""
+    res = []
+    rc, out = run(["verilator", "--lint-only", "-Wall", *vlt, *files, "--top-module", m])
+    res.append(("verilator", rc, out))
+    with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
+        rc, out = run(["iverilog", "-g2012", "-o", tmp.name, "-s", m, *files])
+    out = "\n".join(l for l in out.splitlines() if not IVERILOG_NOISE.search(l))
+    res.append(("iverilog", rc, out))
+    script = (f"read_verilog -sv -noautowire {' '.join(files)}; "
+              f"hierarchy -check -top {m}; proc; check -assert")
+    rc, out = run(["yosys", "-q", "-p", script])
+    out = "\n".join(l for l in out.splitlines() if "Replacing memory" not in l)
+    res.append(("yosys", rc, out))
+    lines, status, bad = [], [], 0
+    for tool, rc, out in res:
+        if rc != 0:
+            bad += 1
+            status.append(f"{tool} FAIL")
+            lines.append(f"--- {block}/{m}: {tool} failed:\n{out.strip()}")
         else:
-            print(f"lint: {block:8s} illegal {desc:30s} NOT STOPPED (yosys rc {rc_y}; icarus said: "
-                  f"{out_v.strip()[:120]})")
-    return ok, len(cases)
+            status.append(f"{tool} ok")
+            if out.strip():
+                lines.append(f"--- {block}/{m}: {tool} notes:\n{out.strip()}")
+    lines.append(f"lint: {block:8s} {m:24s} " + ", ".join(status))
+    return bad, lines
 
 
 def run(cmd):
@@ -90,9 +126,8 @@ def checker_selftest():
     ok = (rc == 0 and "ERROR" not in got.get("legal", "ERROR")
           and "u_chk: payload changed while not ready" in got.get("payload", "")
           and "u_chk: valid dropped while not ready" in got.get("valid", ""))
-    print(f"lint: common   ll_vr_stable self-test     {'ok' if ok else 'FAIL'}", flush=True)
-    if not ok:
-        print(f"--- ll_vr_stable self-test output:\n{out.strip()}")
+    print(f"lint: common   ll_vr_stable self-test     {'ok' if ok else 'FAIL'}"
+          + ("" if ok else f"\n--- ll_vr_stable self-test output:\n{out.strip()}"), flush=True)
     return ok
 
 
@@ -124,6 +159,8 @@ def main():
                                  "and every Python file (pyflakes3).")
     ap.add_argument("blocks", nargs="*", help="rtl/ folders to lint (default: common and all)")
     ap.add_argument("--no-python", action="store_true", help="skip pyflakes3")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2,
+                    help="tool runs in parallel (default: the number of CPUs)")
     args = ap.parse_args()
     blocks = args.blocks or ["common"] + sorted(
         d for d in os.listdir(RTL) if os.path.isdir(os.path.join(RTL, d)) and d != "common")
@@ -132,43 +169,35 @@ def main():
     checks = 0
     if not args.blocks and not args.no_python:
         checks, bad = pyflakes()
-    for b in blocks:
-        if not os.path.isdir(os.path.join(RTL, b)):
-            print(f"lint: error: no rtl/{b}/", file=sys.stderr)
-            return 2
-        files = [os.path.relpath(f, ROOT) for f in files_for(b)]
-        vlt = sorted(os.path.relpath(f, ROOT) for f in glob.glob(f"{RTL}/{b}/*.vlt") + glob.glob(f"{RTL}/common/*.vlt"))
-        for m in modules_of(b):
-            res = []
-            rc, out = run(["verilator", "--lint-only", "-Wall", *vlt, *files, "--top-module", m])
-            res.append(("verilator", rc, out))
-            with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
-                rc, out = run(["iverilog", "-g2012", "-o", tmp.name, "-s", m, *files])
-            out = "\n".join(l for l in out.splitlines() if not IVERILOG_NOISE.search(l))
-            res.append(("iverilog", rc, out))
-            script = (f"read_verilog -sv -noautowire {' '.join(files)}; "
-                      f"hierarchy -check -top {m}; proc; check -assert")
-            rc, out = run(["yosys", "-q", "-p", script])
-            out = "\n".join(l for l in out.splitlines() if "Replacing memory" not in l)
-            res.append(("yosys", rc, out))
-            status = []
-            for tool, rc, out in res:
+    jobs = []  # (kind, future) in the order their results are printed
+    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for b in blocks:
+            if not os.path.isdir(os.path.join(RTL, b)):
+                print(f"lint: error: no rtl/{b}/", file=sys.stderr)
+                return 2
+            files = [os.path.relpath(f, ROOT) for f in files_for(b)]
+            vlt = sorted(os.path.relpath(f, ROOT)
+                         for f in glob.glob(f"{RTL}/{b}/*.vlt") + glob.glob(f"{RTL}/common/*.vlt"))
+            for m in modules_of(b):
+                jobs.append(("module", pool.submit(check_module, b, m, files, vlt)))
+            for case in illegal_cases(b):
+                jobs.append(("illegal", pool.submit(check_illegal, b, files, case)))
+            if b == "common":
+                jobs.append(("selftest", pool.submit(checker_selftest)))
+        for kind, fut in jobs:
+            if kind == "module":
+                n_bad, lines = fut.result()
+                checks += 3
+                bad += n_bad
+                print("\n".join(lines), flush=True)
+            elif kind == "illegal":
+                ok, line = fut.result()
                 checks += 1
-                if rc != 0:
-                    bad += 1
-                    status.append(f"{tool} FAIL")
-                    print(f"--- {b}/{m}: {tool} failed:\n{out.strip()}")
-                else:
-                    status.append(f"{tool} ok")
-                    if out.strip():
-                        print(f"--- {b}/{m}: {tool} notes:\n{out.strip()}")
-            print(f"lint: {b:8s} {m:24s} " + ", ".join(status), flush=True)
-        ok, n = check_illegal(b, files)
-        checks += n
-        bad += n - ok
-        if b == "common":
-            checks += 1
-            bad += 0 if checker_selftest() else 1
+                bad += 0 if ok else 1
+                print(line, flush=True)
+            else:
+                checks += 1
+                bad += 0 if fut.result() else 1
     print(f"lint: {checks - bad}/{checks} tool runs clean in {time.time() - t0:.0f} s")
     print(f"{checks - bad} passed, {bad} failed")
     return 1 if bad else 0

@@ -14,6 +14,23 @@
 
 namespace ll::sim {
 
+// The hardware size of each block in the simulated switches and NICs, in one place: the
+// models are built with these parameters (named as the RTL's), and every clamp the data
+// path applies (queue lengths the marker sees, occupancies the selector sees) is derived
+// from the model's configuration, never written as a number of its own.
+struct BlockSizes {
+  static constexpr unsigned kMarkerQW = 24;          // marker queue-length width: 16 MB
+  static constexpr unsigned kPfcCntW = 24;           // PFC byte counters: 16 MB per queue
+  static constexpr unsigned kPfcTimerW = 20;         // PFC refresh / watchdog timers
+  static constexpr unsigned kDrillOccW = 16;         // selector occupancy, 64-byte cells
+  static constexpr unsigned kDrillOccCellLog2 = 6;   // 64-byte cells
+  static constexpr unsigned kDrillHashW = 32;
+  static constexpr unsigned kDrillFlowEntries = 4096;
+  static constexpr unsigned kDrillComps = 64;
+  static constexpr unsigned kDcqcnBytesW = 14;       // packet-size field: 16383 B
+  static constexpr uint64_t kDcqcnTickPs = 1000;     // 1 ns time base
+};
+
 // Priorities used by the simulated RoCEv2 traffic.
 constexpr unsigned kDataPrio = 3;     // RDMA data: the lossless class
 constexpr unsigned kControlPrio = 6;  // ACK / NACK / CNP: strict priority, lossy

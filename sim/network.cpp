@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "common/bits.h"
 #include "common/prng.h"
 #include "dcqcn/dcqcn.h"
 #include "drill/control_plane.h"
@@ -95,9 +96,9 @@ void Network::build_host(NodeId n) {
     if (h.bps % 1'000'000 != 0) config_error(s_, "topology", "host link of " + node.name + ": the DCQCN block takes a whole number of Mb/s");
     dcqcn::Config c;
     c.Queues = cfg_.nic.qps;
-    c.TickPs = 1000;
+    c.TickPs = BlockSizes::kDcqcnTickPs;
     c.LineRateMbps = h.bps / 1'000'000;
-    c.BytesW = 14;
+    c.BytesW = BlockSizes::kDcqcnBytesW;
     try {
       c.validate();
     } catch (const std::invalid_argument& e) {
@@ -134,7 +135,7 @@ void Network::build_switch(NodeId n) {
     marker::Config c;
     c.Queues = std::max(2u, P * 8);
     c.Profiles = 2;
-    c.QW = 24;
+    c.QW = BlockSizes::kMarkerQW;
     c.Seed = ll::derive_seed(s_.seed, 4ull * n + 0);
     sw.marker = std::make_unique<marker::Model>(c);
     sw.marker->reset_transaction();
@@ -166,8 +167,8 @@ void Network::build_switch(NodeId n) {
   } else {
     pfc::Config c;
     c.Ports = std::max(2u, P);
-    c.CntW = 24;
-    c.TimerW = 20;
+    c.CntW = BlockSizes::kPfcCntW;
+    c.TimerW = BlockSizes::kPfcTimerW;
     c.TickNs = pc.tick_ns;
     sw.pfc = std::make_unique<pfc::Model>(c);
     sw.pfc->reset_transaction();
@@ -261,14 +262,14 @@ void Network::build_switch(NodeId n) {
     }
     drill::Config c;
     c.Ports = static_cast<unsigned>(fabric.size());
-    c.OccW = 16;
+    c.OccW = BlockSizes::kDrillOccW;
     c.D = b.d;
     c.M = b.m;
     c.Engines = b.engines;
-    c.HashW = 32;
-    c.Groups = b.components ? 64 : 0;
-    c.Comps = 64;
-    c.FlowEntries = 4096;
+    c.HashW = BlockSizes::kDrillHashW;
+    c.Groups = b.components ? BlockSizes::kDrillComps : 0;
+    c.Comps = BlockSizes::kDrillComps;
+    c.FlowEntries = BlockSizes::kDrillFlowEntries;
     c.OccLag = 1;
     c.Seed = ll::derive_seed(s_.seed, 4ull * n + 1);
     // Each switch's hash unit has its own seed, as real switches are configured: with one
@@ -442,7 +443,8 @@ PortId Network::route(Switch& sw, const Packet& p) {
 // What the selector sees of a port: its egress bytes in 64-byte cells (16-bit occupancy).
 void Network::update_occupancy(Switch& sw, PortId port) {
   if (sw.sel_index[port] >= 0)
-    sw.occ[static_cast<size_t>(sw.sel_index[port])] = static_cast<uint32_t>(std::min<uint64_t>(sw.eg[port].bytes >> 6, 0xFFFF));
+    sw.occ[static_cast<size_t>(sw.sel_index[port])] = static_cast<uint32_t>(
+        std::min<uint64_t>(sw.eg[port].bytes >> BlockSizes::kDrillOccCellLog2, low_mask(sw.sel->config().OccW)));
 }
 
 void Network::mark(Switch& sw, Packet& p) {
@@ -469,7 +471,7 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
   const bool ll = lossless_ && prio == kDataPrio;
   Egress& eg = sw.eg[e];
   if (sw.marker && p.type == PktType::Data && !cfg_.sw.marker.dequeue) {
-    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(eg.q[prio].bytes, (1u << 24) - 1));
+    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(eg.q[prio].bytes, low_mask(sw.marker->config().QW)));
     const marker::Verdict v = sw.marker->decide(e * 8 + prio, qlen, true, ll);
     if (v == marker::Verdict::Mark) {
       mark(sw, p);
@@ -551,7 +553,7 @@ void Network::switch_kick(Switch& sw, PortId port) {
   if (sw.pfc) sw.pfc->depart(p.at_port, port, static_cast<uint32_t>(prio), p.wire, ll);
   else sw.buffer_used -= p.wire;
   if (sw.marker && p.type == PktType::Data && cfg_.sw.marker.dequeue) {
-    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, (1u << 24) - 1));
+    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, low_mask(sw.marker->config().QW)));
     if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
   }
   update_occupancy(sw, port);

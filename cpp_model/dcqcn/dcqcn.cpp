@@ -1,5 +1,6 @@
 // Golden model of the DCQCN block; see dcqcn.h and docs/dcqcn.md.
 #include "dcqcn/dcqcn.h"
+#include "dcqcn/dcqcn_params.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -62,21 +63,11 @@ StageRegs stage_from_live_mbps(bool nic, bool hai_grow, bool clamp_tgt, bool cla
   return r;
 }
 
-static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
 void Config::validate() const {
   auto bad = [](const std::string& m) { throw std::invalid_argument("dcqcn: " + m); };
-  if (Queues < 2 || Queues > 65536) bad("Queues must be in 2..65536");
-  if (!pow2(Slots) || Slots < 4 || Slots > 4096) bad("Slots must be a power of two in 4..4096");
-  if (SlotLog2 > 24) bad("SlotLog2 must be <= 24");
-  if (TickPs < 1 || TickPs > 1000000000ull) bad("TickPs must be in 1..1e9");
-  if (LineRateMbps < 1 || LineRateMbps > 1000000) bad("LineRateMbps must be in 1..1000000");
-  if (BytesW < 7 || BytesW > 16) bad("BytesW must be in 7..16");
-  if (IfgBytes > 255) bad("IfgBytes must be <= 255");
-  if (AlphaSteps < 1 || AlphaSteps > 32) bad("AlphaSteps must be in 1..32");
-  if (DecSteps < 1 || DecSteps > 32) bad("DecSteps must be in 1..32");
-  if (ScanForce < 2 || ScanForce > 1024) bad("ScanForce must be in 2..1024");
-  if (!(DivBits == 1 || DivBits == 2 || DivBits == 4 || DivBits == 8 || DivBits == 16)) bad("DivBits must be 1, 2, 4, 8 or 16");
+  // Ranges: rtl/dcqcn/dcqcn_params.json, through scripts/params.py; then the one rule the
+  // generator cannot express (128-bit arithmetic).
+  if (const std::string e = params::check(*this); !e.empty()) bad(e);
   const unsigned __int128 num = static_cast<unsigned __int128>((1ull << BytesW) - 1 + IfgBytes) * 8u * tps();
   if (num >> 63) bad("TickPs too small: (2^BytesW + IfgBytes) * 8 * ticks/s * 2^16 must fit 63 bits");
   if (tps() == 0) bad("TickPs too large");

@@ -1,5 +1,6 @@
 // Golden model of rtl/drill/drill_top.sv (see drill.h and docs/drill.md).
 #include "drill/drill.h"
+#include "drill/drill_params.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -19,20 +20,8 @@ constexpr uint32_t kModeEcmp = 0, kModeRandom = 1, kModeRr = 2, kModeDrill = 3, 
 // ------------------------------------------------------------------ Config
 
 void Config::validate() const {
-  if (Ports < 2 || Ports > 64) bad("Ports must be in 2..64");
-  if (OccW < 1 || OccW > 32) bad("OccW must be in 1..32");
-  if (D < 1 || D > 4) bad("D must be in 1..4");
-  if (M > 32) bad("M must be in 0..32");
-  if (D * (clog2(Ports) + kRandExtraBits) > 64) bad("D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
-  if (Engines < 1 || Engines > kMaxEngines) bad("Engines must be in 1..64 (1..4 for the RTL)");
-  if (HashW < 8 || HashW > 32) bad("HashW must be in 8..32");
-  if (Groups != 0 && (Groups < 2 || Groups > 64)) bad("Groups must be 0 or in 2..64");
-  if (Comps < 2 || Comps > 64) bad("Comps must be in 2..64");
-  if (FlowEntries < 2 || FlowEntries > 65536 || (FlowEntries & (FlowEntries - 1)) != 0)
-    bad("FlowEntries must be a power of 2 in 2..65536");
-  if (HashW <= clog2(FlowEntries)) bad("HashW must exceed log2(FlowEntries)");
-  if (OccLag < 1 || OccLag > 8) bad("OccLag must be in 1..8");
-  if (CntW < 4 || CntW > 32) bad("CntW must be in 4..32");
+  // Ranges and relations: rtl/drill/drill_params.json, through scripts/params.py.
+  if (const std::string e = params::check(*this); !e.empty()) bad(e);
 }
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {

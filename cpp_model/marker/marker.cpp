@@ -1,4 +1,5 @@
 #include "marker/marker.h"
+#include "marker/marker_params.h"
 
 #include <cmath>
 #include <sstream>
@@ -30,10 +31,8 @@ Profile unpack(uint32_t kmin, uint32_t kmax, uint32_t slope, uint32_t flags, uns
 }  // namespace
 
 void Config::validate() const {
-  if (Queues < 2 || Queues > 65536) bad("Queues must be in 2..65536 (got " + std::to_string(Queues) + ")");
-  if (Profiles < 1 || Profiles > 256) bad("Profiles must be in 1..256 (got " + std::to_string(Profiles) + ")");
-  if (QW < 8 || QW > 32) bad("QW must be in 8..32 (got " + std::to_string(QW) + ")");
-  if (CntW < 1 || CntW > 32) bad("CntW must be in 1..32 (got " + std::to_string(CntW) + ")");
+  // Ranges and relations: rtl/marker/marker_params.json, through scripts/params.py.
+  if (const std::string e = params::check(*this); !e.empty()) bad(e);
 }
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {

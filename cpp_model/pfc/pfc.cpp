@@ -1,4 +1,5 @@
 #include "pfc/pfc.h"
+#include "pfc/pfc_params.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -17,11 +18,8 @@ int to_shift(uint32_t k4) { return (k4 & 8) ? static_cast<int>(k4 & 0xF) - 16 : 
 
 // ------------------------------------------------------------------ Config / Settings
 void Config::validate() const {
-  if (Ports < 2 || Ports > 64) bad("Ports must be in 2..64 (got " + std::to_string(Ports) + ")");
-  if (CntW < 16 || CntW > 30) bad("CntW must be in 16..30 (got " + std::to_string(CntW) + ")");
-  if (StatW < 1 || StatW > 32) bad("StatW must be in 1..32 (got " + std::to_string(StatW) + ")");
-  if (TimerW < 4 || TimerW > 24) bad("TimerW must be in 4..24 (got " + std::to_string(TimerW) + ")");
-  if (TickNs < 1 || TickNs > 65535) bad("TickNs must be in 1..65535 (got " + std::to_string(TickNs) + ")");
+  // Ranges and relations: rtl/pfc/pfc_params.json, through scripts/params.py.
+  if (const std::string e = params::check(*this); !e.empty()) bad(e);
 }
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {

@@ -69,8 +69,20 @@ module dcqcn_top #(
   localparam int AW = dcqcn_fmt_pkg::ALPHA_W;
 
   initial begin
-    if (Queues < 2 || Queues > 65536) $error("dcqcn: Queues must be in 2..65536");
-    if (QW != $clog2(Queues)) $error("dcqcn: QW is derived from Queues; do not override it");
+    // params.py: begin generated checks (rtl/dcqcn/dcqcn_params.json)
+    if (!((Queues >= 2 && Queues <= 65536))) $error("dcqcn: Queues must be in 2..65536");
+    if (!(((Slots >= 4 && Slots <= 4096) && ((Slots & (Slots - 1)) == 0)))) $error("dcqcn: Slots must be a power of 2 in 4..4096");
+    if (!((SlotLog2 >= 0 && SlotLog2 <= 24))) $error("dcqcn: SlotLog2 must be in 0..24");
+    if (!((TickPs >= 1 && TickPs <= 1000000000))) $error("dcqcn: TickPs must be in 1..1000000000");
+    if (!((LineRateMbps >= 1 && LineRateMbps <= 1000000))) $error("dcqcn: LineRateMbps must be in 1..1000000");
+    if (!((BytesW >= 7 && BytesW <= 16))) $error("dcqcn: BytesW must be in 7..16");
+    if (!((IfgBytes >= 0 && IfgBytes <= 255))) $error("dcqcn: IfgBytes must be in 0..255");
+    if (!((AlphaSteps >= 1 && AlphaSteps <= 32))) $error("dcqcn: AlphaSteps must be in 1..32");
+    if (!((DecSteps >= 1 && DecSteps <= 32))) $error("dcqcn: DecSteps must be in 1..32");
+    if (!((ScanForce >= 2 && ScanForce <= 1024))) $error("dcqcn: ScanForce must be in 2..1024");
+    if (!(((DivBits >= 1 && DivBits <= 16) && ((DivBits & (DivBits - 1)) == 0)))) $error("dcqcn: DivBits must be a power of 2 in 1..16");
+    if (!(QW == ($clog2(Queues)))) $error("dcqcn: QW is derived; do not override it");
+    // params.py: end generated checks
     // the formats are single-sourced in dcqcn_regs.json: dcqcn_fmt_pkg must agree
     if (dcqcn_fmt_pkg::RATE_W != dcqcn_regs_pkg::DCQCN_RATE_W || dcqcn_fmt_pkg::ALPHA_FRAC != dcqcn_regs_pkg::DCQCN_ALPHA_FRAC ||
         dcqcn_fmt_pkg::TIME_W != dcqcn_regs_pkg::DCQCN_TIME_W || dcqcn_fmt_pkg::TIME_FRAC != dcqcn_regs_pkg::DCQCN_TIME_FRAC ||

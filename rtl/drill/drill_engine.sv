@@ -86,21 +86,22 @@ module drill_engine #(
   localparam logic [2:0] KindFlowNew = 3'd4, KindFlowPinned = 3'd5, KindEmpty = 3'd6;
 
   initial begin
-    if (Ports < 2 || Ports > 64) $error("drill_engine: Ports must be in 2..64");
-    if (OccW < 1 || OccW > 32) $error("drill_engine: OccW must be in 1..32");
-    if (D < 1 || D > 4) $error("drill_engine: D must be in 1..4");
-    if (M < 0 || M > 32) $error("drill_engine: M must be in 0..32");
-    if (D * RandB > 64) $error("drill_engine: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
-    if (HashW < 8 || HashW > 32) $error("drill_engine: HashW must be in 8..32");
-    if (Groups != 0 && (Groups < 2 || Groups > 64)) $error("drill_engine: Groups must be 0 or in 2..64");
-    if (Groups != 0 && (Comps < 2 || Comps > 64)) $error("drill_engine: Comps must be in 2..64");
-    if (FlowEntries < 2 || FlowEntries > 65536 || (FlowEntries & (FlowEntries - 1)) != 0)
-      $error("drill_engine: FlowEntries must be a power of 2 in 2..65536");
-    if (TagW < 1) $error("drill_engine: HashW must exceed log2(FlowEntries)");
     if ((1 << SweepAw) < FlowEntries || (1 << SweepAw) < Groups || (1 << SweepAw) < Comps)
       $error("drill_engine: SweepAw too small for the tables");
-    if (PortAw != $clog2(Ports)) $error("drill_engine: PortAw is derived; do not override it");
-    if (GrpAw != ((Groups > 1) ? $clog2(Groups) : 1)) $error("drill_engine: GrpAw is derived; do not override it");
+    // params.py: begin generated checks (rtl/drill/drill_params.json)
+    if (!((Ports >= 2 && Ports <= 64))) $error("drill_engine: Ports must be in 2..64");
+    if (!((OccW >= 1 && OccW <= 32))) $error("drill_engine: OccW must be in 1..32");
+    if (!((D >= 1 && D <= 4))) $error("drill_engine: D must be in 1..4");
+    if (!((M >= 0 && M <= 32))) $error("drill_engine: M must be in 0..32");
+    if (!((HashW >= 8 && HashW <= 32))) $error("drill_engine: HashW must be in 8..32");
+    if (!((Groups == 0 || (Groups >= 2 && Groups <= 64)))) $error("drill_engine: Groups must be 0 or in 2..64");
+    if (!((Comps >= 2 && Comps <= 64))) $error("drill_engine: Comps must be in 2..64");
+    if (!(((FlowEntries >= 2 && FlowEntries <= 65536) && ((FlowEntries & (FlowEntries - 1)) == 0)))) $error("drill_engine: FlowEntries must be a power of 2 in 2..65536");
+    if (!(PortAw == ($clog2(Ports)))) $error("drill_engine: PortAw is derived; do not override it");
+    if (!(GrpAw == ((Groups > 1) ? $clog2(Groups) : 1))) $error("drill_engine: GrpAw is derived; do not override it");
+    if (!(D * ($clog2(Ports) + 10) <= 64)) $error("drill_engine: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
+    if (!(HashW > $clog2(FlowEntries))) $error("drill_engine: HashW must exceed log2(FlowEntries)");
+    // params.py: end generated checks
   end
 
   // ---------------------------------------------------------------- stage A

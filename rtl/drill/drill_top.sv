@@ -99,22 +99,23 @@ module drill_top #(
   localparam int IncW     = $clog2(Engines + 1);
 
   initial begin
-    if (Ports < 2 || Ports > 64) $error("drill: Ports must be in 2..64");
-    if (OccW < 1 || OccW > 32) $error("drill: OccW must be in 1..32");
-    if (D < 1 || D > 4) $error("drill: D must be in 1..4");
-    if (M < 0 || M > 32) $error("drill: M must be in 0..32");
-    if (D * ($clog2(Ports) + 10) > 64) $error("drill: D * (clog2(Ports) + 10) must be <= 64");
-    if (Engines < 1 || Engines > MaxE) $error("drill: Engines must be in 1..4");
-    if (HashW < 8 || HashW > 32) $error("drill: HashW must be in 8..32");
-    if (Groups != 0 && (Groups < 2 || Groups > 64)) $error("drill: Groups must be 0 or in 2..64");
-    if (Comps < 2 || Comps > 64) $error("drill: Comps must be in 2..64");
-    if (FlowEntries < 2 || FlowEntries > 65536 || (FlowEntries & (FlowEntries - 1)) != 0)
-      $error("drill: FlowEntries must be a power of 2 in 2..65536");
-    if (HashW <= $clog2(FlowEntries)) $error("drill: HashW must exceed log2(FlowEntries)");
-    if (OccLag < 1 || OccLag > 8) $error("drill: OccLag must be in 1..8");
-    if (CntW < 4 || CntW > 32) $error("drill: CntW must be in 4..32");
-    if (PortAw != $clog2(Ports)) $error("drill: PortAw is derived; do not override it");
-    if (GrpAw != ((Groups > 1) ? $clog2(Groups) : 1)) $error("drill: GrpAw is derived; do not override it");
+    // params.py: begin generated checks (rtl/drill/drill_params.json)
+    if (!((Ports >= 2 && Ports <= 64))) $error("drill: Ports must be in 2..64");
+    if (!((OccW >= 1 && OccW <= 32))) $error("drill: OccW must be in 1..32");
+    if (!((D >= 1 && D <= 4))) $error("drill: D must be in 1..4");
+    if (!((M >= 0 && M <= 32))) $error("drill: M must be in 0..32");
+    if (!((Engines >= 1 && Engines <= 4))) $error("drill: Engines must be in 1..4");
+    if (!((HashW >= 8 && HashW <= 32))) $error("drill: HashW must be in 8..32");
+    if (!((Groups == 0 || (Groups >= 2 && Groups <= 64)))) $error("drill: Groups must be 0 or in 2..64");
+    if (!((Comps >= 2 && Comps <= 64))) $error("drill: Comps must be in 2..64");
+    if (!(((FlowEntries >= 2 && FlowEntries <= 65536) && ((FlowEntries & (FlowEntries - 1)) == 0)))) $error("drill: FlowEntries must be a power of 2 in 2..65536");
+    if (!((OccLag >= 1 && OccLag <= 8))) $error("drill: OccLag must be in 1..8");
+    if (!((CntW >= 4 && CntW <= 32))) $error("drill: CntW must be in 4..32");
+    if (!(PortAw == ($clog2(Ports)))) $error("drill: PortAw is derived; do not override it");
+    if (!(GrpAw == ((Groups > 1) ? $clog2(Groups) : 1))) $error("drill: GrpAw is derived; do not override it");
+    if (!(D * ($clog2(Ports) + 10) <= 64)) $error("drill: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
+    if (!(HashW > $clog2(FlowEntries))) $error("drill: HashW must exceed log2(FlowEntries)");
+    // params.py: end generated checks
   end
 
   // ---------------------------------------------------------------- init sweep

@@ -57,12 +57,14 @@ module marker_top #(
   output logic                  init_done_o
 );
   initial begin
-    if (Queues < 2 || Queues > 65536) $error("marker_top: Queues must be in 2..65536");
-    if (Profiles < 1 || Profiles > 256) $error("marker_top: Profiles must be in 1..256");
-    if (QW < 8 || QW > 32) $error("marker_top: QW must be in 8..32");
-    if (CntW < 1 || CntW > 32) $error("marker_top: CntW must be in 1..32");
-    if (QIdxW != $clog2(Queues)) $error("marker_top: QIdxW is derived; do not override it");
-    if (PidW != ((Profiles > 1) ? $clog2(Profiles) : 1)) $error("marker_top: PidW is derived; do not override it");
+    // params.py: begin generated checks (rtl/marker/marker_params.json)
+    if (!((Queues >= 2 && Queues <= 65536))) $error("marker_top: Queues must be in 2..65536");
+    if (!((Profiles >= 1 && Profiles <= 256))) $error("marker_top: Profiles must be in 1..256");
+    if (!((QW >= 8 && QW <= 32))) $error("marker_top: QW must be in 8..32");
+    if (!((CntW >= 1 && CntW <= 32))) $error("marker_top: CntW must be in 1..32");
+    if (!(QIdxW == ($clog2(Queues)))) $error("marker_top: QIdxW is derived; do not override it");
+    if (!(PidW == ((Profiles > 1) ? $clog2(Profiles) : 1))) $error("marker_top: PidW is derived; do not override it");
+    // params.py: end generated checks
   end
 
   localparam int AW = QW + 8;  // EWMA width (QW.8)

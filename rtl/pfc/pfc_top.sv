@@ -84,12 +84,14 @@ module pfc_top #(
   output logic                  init_done_o
 );
   initial begin
-    if (Ports < 2 || Ports > 64) $error("pfc_top: Ports must be in 2..64");
-    if (CntW < 16 || CntW > 30) $error("pfc_top: CntW must be in 16..30");
-    if (StatW < 1 || StatW > 32) $error("pfc_top: StatW must be in 1..32");
-    if (TimerW < 4 || TimerW > 24) $error("pfc_top: TimerW must be in 4..24");
-    if (TickNs < 1 || TickNs > 65535) $error("pfc_top: TickNs must be in 1..65535");
-    if (PortW != $clog2(Ports)) $error("pfc_top: PortW is derived; do not override it");
+    // params.py: begin generated checks (rtl/pfc/pfc_params.json)
+    if (!((Ports >= 2 && Ports <= 64))) $error("pfc_top: Ports must be in 2..64");
+    if (!((CntW >= 16 && CntW <= 30))) $error("pfc_top: CntW must be in 16..30");
+    if (!((StatW >= 1 && StatW <= 32))) $error("pfc_top: StatW must be in 1..32");
+    if (!((TimerW >= 4 && TimerW <= 24))) $error("pfc_top: TimerW must be in 4..24");
+    if (!((TickNs >= 1 && TickNs <= 65535))) $error("pfc_top: TickNs must be in 1..65535");
+    if (!(PortW == ($clog2(Ports)))) $error("pfc_top: PortW is derived; do not override it");
+    // params.py: end generated checks
   end
 
   localparam int QW      = PortW + 3;        // queue index width
