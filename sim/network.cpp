@@ -107,13 +107,26 @@ void Network::build_host(NodeId n) {
     h.dcqcn = std::make_unique<dcqcn::Model>(c);
     h.dcqcn->reset_transaction();
     const bool nic = d.variant == "nic";
-    h.dcqcn->configure(dcqcn::stage_from_live_mbps(
-        nic, /*hai_grow=*/!nic, d.clamp_target, /*clamp_ati=*/true, d.np_per_packet, d.g_shift,
-        static_cast<uint32_t>(d.alpha_period / kNs), static_cast<uint32_t>(d.dec_period / kNs),
-        static_cast<uint32_t>(d.inc_period / kNs), static_cast<uint32_t>(d.byte_reset), d.threshold,
-        static_cast<uint32_t>(d.rai / 1'000'000), static_cast<uint32_t>(d.rhai / 1'000'000),
-        static_cast<uint32_t>(d.rmin / 1'000'000), 0, 1u << dcqcn::kCfgQ16, 0,
-        static_cast<uint32_t>(d.np_interval / kNs)));
+    dcqcn::RpSettings rs;
+    rs.nic = nic;
+    rs.hai_grow = !nic;
+    rs.clamp_tgt = d.clamp_target;
+    rs.clamp_ati = true;
+    rs.np_per_pkt = d.np_per_packet;
+    rs.g_shift = d.g_shift;
+    rs.alpha_period = static_cast<uint32_t>(d.alpha_period / kNs);
+    rs.dec_period = static_cast<uint32_t>(d.dec_period / kNs);
+    rs.inc_period = static_cast<uint32_t>(d.inc_period / kNs);
+    rs.byte_reset = static_cast<uint32_t>(d.byte_reset);
+    rs.F = d.threshold;
+    rs.rai_mbps = static_cast<uint32_t>(d.rai / 1'000'000);
+    rs.rhai_mbps = static_cast<uint32_t>(d.rhai / 1'000'000);
+    rs.rmin_mbps = static_cast<uint32_t>(d.rmin / 1'000'000);
+    rs.first_mbps = 0;
+    rs.alpha_init_q16 = 1u << dcqcn::kCfgQ16;
+    rs.min_dec_fac_q16 = 0;
+    rs.np_interval = static_cast<uint32_t>(d.np_interval / kNs);
+    h.dcqcn->configure(dcqcn::stage_regs(rs));
     for (uint32_t q = cfg_.nic.qps; q-- > 0;) h.free_slots.push_back(q);
   }
   hosts_.push_back(std::move(h));

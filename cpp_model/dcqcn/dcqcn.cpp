@@ -36,30 +36,25 @@ Live live_from_stage(const StageRegs& r, uint64_t line) {
   return c;
 }
 
-StageRegs stage_from_live_mbps(bool nic, bool hai_grow, bool clamp_tgt, bool clamp_ati,
-                               bool np_per_pkt, unsigned g_shift, uint32_t p_alpha,
-                               uint32_t p_dec, uint32_t p_inc, uint32_t byte_reset, unsigned F,
-                               uint32_t rai_mbps, uint32_t rhai_mbps, uint32_t rmin_mbps,
-                               uint32_t first_mbps, uint32_t alpha_init_q16,
-                               uint32_t min_dec_fac_q16, uint32_t np_interval) {
+StageRegs stage_regs(const RpSettings& s) {
   StageRegs r;
-  r.ctrl = (nic ? 1u : 0u) << regs::STAGE_CTRL_NIC_LSB | (hai_grow ? 1u : 0u) << regs::STAGE_CTRL_HAI_GROW_LSB |
-           (clamp_tgt ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_TGT_LSB |
-           (clamp_ati ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_ATI_LSB |
-           (np_per_pkt ? 1u : 0u) << regs::STAGE_CTRL_NP_PER_PKT_LSB |
-           (g_shift & 0xFu) << regs::STAGE_CTRL_G_SHIFT_LSB;
-  r.alpha_period = p_alpha;
-  r.dec_period = p_dec;
-  r.inc_period = p_inc;
-  r.byte_reset = byte_reset;
-  r.threshold = F;
-  r.rai = rai_mbps;
-  r.rhai = rhai_mbps;
-  r.rmin = rmin_mbps;
-  r.first_rate = first_mbps;
-  r.alpha_init = alpha_init_q16;
-  r.min_dec_fac = min_dec_fac_q16;
-  r.np_interval = np_interval;
+  r.ctrl = (s.nic ? 1u : 0u) << regs::STAGE_CTRL_NIC_LSB | (s.hai_grow ? 1u : 0u) << regs::STAGE_CTRL_HAI_GROW_LSB |
+           (s.clamp_tgt ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_TGT_LSB |
+           (s.clamp_ati ? 1u : 0u) << regs::STAGE_CTRL_CLAMP_ATI_LSB |
+           (s.np_per_pkt ? 1u : 0u) << regs::STAGE_CTRL_NP_PER_PKT_LSB |
+           (s.g_shift & 0xFu) << regs::STAGE_CTRL_G_SHIFT_LSB;
+  r.alpha_period = s.alpha_period;
+  r.dec_period = s.dec_period;
+  r.inc_period = s.inc_period;
+  r.byte_reset = s.byte_reset;
+  r.threshold = s.F;
+  r.rai = s.rai_mbps;
+  r.rhai = s.rhai_mbps;
+  r.rmin = s.rmin_mbps;
+  r.first_rate = s.first_mbps;
+  r.alpha_init = s.alpha_init_q16;
+  r.min_dec_fac = s.min_dec_fac_q16;
+  r.np_interval = s.np_interval;
   return r;
 }
 

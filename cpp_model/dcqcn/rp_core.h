@@ -42,12 +42,20 @@ struct StageRegs {
   uint32_t alpha_init = 1u << kCfgQ16, min_dec_fac = 0, np_interval = 0;
 };
 Live live_from_stage(const StageRegs& r, uint64_t line_bps);
-StageRegs stage_from_live_mbps(bool nic, bool hai_grow, bool clamp_tgt, bool clamp_ati,
-                               bool np_per_pkt, unsigned g_shift, uint32_t p_alpha,
-                               uint32_t p_dec, uint32_t p_inc, uint32_t byte_reset, unsigned F,
-                               uint32_t rai_mbps, uint32_t rhai_mbps, uint32_t rmin_mbps,
-                               uint32_t first_mbps, uint32_t alpha_init_q16,
-                               uint32_t min_dec_fac_q16, uint32_t np_interval);
+// A configuration in the host's units (periods in ticks, rates in Mb/s, fractions in
+// Q16), by name; defaults: the NIC reference configuration at 1 ns ticks (= StageRegs{}).
+struct RpSettings {
+  bool nic = true, hai_grow = false, clamp_tgt = false, clamp_ati = true, np_per_pkt = false;
+  unsigned g_shift = 8;
+  uint32_t alpha_period = 1000, dec_period = 4000, inc_period = 300000;  // ticks
+  uint32_t byte_reset = 0;                                              // bytes, 0: off
+  unsigned F = 1;
+  uint32_t rai_mbps = 20, rhai_mbps = 200, rmin_mbps = 1000, first_mbps = 0;
+  uint32_t alpha_init_q16 = 1u << kCfgQ16, min_dec_fac_q16 = 0;
+  uint32_t np_interval = 0;                                             // ticks
+};
+// The staged register values that program s.
+StageRegs stage_regs(const RpSettings& s);
 
 struct Fixed {
   using Rate = uint64_t;

@@ -176,9 +176,20 @@ LockstepResult run_against_exact(const LockstepCase& k) {
 }
 
 StageRegs regs_for(int variant, uint32_t pa, uint32_t pd, uint32_t pi) {
-  return stage_from_live_mbps(variant == 1, variant == 0, false, true, false, 6, pa, pd, pi,
-                              /*bytes*/ variant ? 0 : 6000, /*F*/ variant ? 1 : 5, 40, 400, 1000, 0,
-                              65536, 0, 0);
+  RpSettings s;
+  s.nic = variant == 1;
+  s.hai_grow = variant == 0;
+  s.g_shift = 6;
+  s.alpha_period = pa;
+  s.dec_period = pd;
+  s.inc_period = pi;
+  s.byte_reset = variant ? 0 : 6000;
+  s.F = variant ? 1 : 5;
+  s.rai_mbps = 40;
+  s.rhai_mbps = 400;
+  s.rmin_mbps = 1000;
+  s.alpha_init_q16 = 65536;
+  return stage_regs(s);
 }
 
 // Bounds generous for the periods: nothing is late, no replay.
@@ -261,6 +272,29 @@ TEST(DcqcnModel, StagedConfigurationIsAtomicAndCountersClear) {
   EXPECT_EQ(d.read(CNT_CNP_SENT), 5u);
   d.write(CNT_CLEAR, 1);
   EXPECT_EQ(d.read(CNT_CNP_SENT), 0u);
+}
+
+// RpSettings' defaults are the NIC reference configuration, the registers' reset values.
+TEST(DcqcnModel, DefaultRpSettingsProgramTheResetRegisters) {
+  const StageRegs r = stage_regs(RpSettings{}), reset{};
+  EXPECT_EQ(r.ctrl, reset.ctrl);
+  EXPECT_EQ(r.alpha_period, reset.alpha_period);
+  EXPECT_EQ(r.dec_period, reset.dec_period);
+  EXPECT_EQ(r.inc_period, reset.inc_period);
+  EXPECT_EQ(r.byte_reset, reset.byte_reset);
+  EXPECT_EQ(r.threshold, reset.threshold);
+  EXPECT_EQ(r.rai, reset.rai);
+  EXPECT_EQ(r.rhai, reset.rhai);
+  EXPECT_EQ(r.rmin, reset.rmin);
+  EXPECT_EQ(r.first_rate, reset.first_rate);
+  EXPECT_EQ(r.alpha_init, reset.alpha_init);
+  EXPECT_EQ(r.min_dec_fac, reset.min_dec_fac);
+  EXPECT_EQ(r.np_interval, reset.np_interval);
+  RpSettings paper;
+  paper.nic = false;
+  paper.g_shift = 4;
+  EXPECT_EQ(stage_regs(paper).ctrl & (1u << regs::STAGE_CTRL_NIC_LSB), 0u);
+  EXPECT_EQ((stage_regs(paper).ctrl >> regs::STAGE_CTRL_G_SHIFT_LSB) & 0xFu, 4u);
 }
 
 }  // namespace
