@@ -24,7 +24,8 @@ Source format:
               {"name": "PortAw", "derived": "clog2(Ports)"}],
    "rules": [{"ok": "HashW > clog2(FlowEntries)", "msg": "HashW must exceed log2(FlowEntries)",
               "breaking": {"HashW": 8, "FlowEntries": 256}}]}
-A parameter with min/max gives the rule "<name> must be in <min>..<max>" (model_max
+A parameter without min/max/derived (e.g. a seed) has no rule but is settable through
+params::set(), which Config::from_params uses. A parameter with min/max gives the rule "<name> must be in <min>..<max>" (model_max
 widens the model's range: it also serves the transaction face); "derived" gives
 "<name> is derived; do not override it" (RTL only). Expressions use parameter names,
 integers, + - * / % ( ) comparisons, && || ! ?: and clog2(NAME) / pow2(NAME). A parameter
@@ -155,7 +156,14 @@ def gen_cpp(spec):
             continue
         shown = " + std::string(\" (got \") + std::to_string(c.%s) + \")\"" % next(iter(used)) if len(used) == 1 else ""
         out.append(f"  if (!({to_cpp(ok, names)})) return std::string(\"{msg}\"){shown};")
-    out += ["  return \"\";", "}", "", f"}}  // namespace ll::{b}::params", ""]
+    out += ["  return \"\";", "}", "",
+            "// Sets parameter `name` (an RTL parameter name) of c; false if c has none of that name.",
+            "template <class Config>", "bool set(Config& c, const std::string& name, uint64_t v) {"]
+    for p in spec["params"]:
+        if "derived" not in p:
+            n = p["name"]
+            out.append(f'  if (name == "{n}") {{ c.{n} = static_cast<decltype(c.{n})>(v); return true; }}')
+    out += ["  return false;", "}", "", f"}}  // namespace ll::{b}::params", ""]
     return "\n".join(out)
 
 

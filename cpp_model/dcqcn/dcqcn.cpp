@@ -70,20 +70,8 @@ void Config::validate() const {
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {
   Config c;
-  for (const auto& [k, v] : p) {
-    if (k == "Queues") c.Queues = static_cast<unsigned>(v);
-    else if (k == "Slots") c.Slots = static_cast<unsigned>(v);
-    else if (k == "SlotLog2") c.SlotLog2 = static_cast<unsigned>(v);
-    else if (k == "TickPs") c.TickPs = v;
-    else if (k == "LineRateMbps") c.LineRateMbps = v;
-    else if (k == "BytesW") c.BytesW = static_cast<unsigned>(v);
-    else if (k == "IfgBytes") c.IfgBytes = static_cast<unsigned>(v);
-    else if (k == "AlphaSteps") c.AlphaSteps = static_cast<unsigned>(v);
-    else if (k == "DecSteps") c.DecSteps = static_cast<unsigned>(v);
-    else if (k == "ScanForce") c.ScanForce = static_cast<unsigned>(v);
-    else if (k == "DivBits") c.DivBits = static_cast<unsigned>(v);
-    else throw std::invalid_argument("dcqcn: unknown parameter " + k);
-  }
+  for (const auto& [k, v] : p)
+    if (!params::set(c, k, v)) throw std::invalid_argument("dcqcn: unknown parameter '" + k + "'");
   c.validate();
   return c;
 }

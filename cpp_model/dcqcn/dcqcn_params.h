@@ -24,4 +24,21 @@ std::string check(const Config& c) {
   return "";
 }
 
+// Sets parameter `name` (an RTL parameter name) of c; false if c has none of that name.
+template <class Config>
+bool set(Config& c, const std::string& name, uint64_t v) {
+  if (name == "Queues") { c.Queues = static_cast<decltype(c.Queues)>(v); return true; }
+  if (name == "Slots") { c.Slots = static_cast<decltype(c.Slots)>(v); return true; }
+  if (name == "SlotLog2") { c.SlotLog2 = static_cast<decltype(c.SlotLog2)>(v); return true; }
+  if (name == "TickPs") { c.TickPs = static_cast<decltype(c.TickPs)>(v); return true; }
+  if (name == "LineRateMbps") { c.LineRateMbps = static_cast<decltype(c.LineRateMbps)>(v); return true; }
+  if (name == "BytesW") { c.BytesW = static_cast<decltype(c.BytesW)>(v); return true; }
+  if (name == "IfgBytes") { c.IfgBytes = static_cast<decltype(c.IfgBytes)>(v); return true; }
+  if (name == "AlphaSteps") { c.AlphaSteps = static_cast<decltype(c.AlphaSteps)>(v); return true; }
+  if (name == "DecSteps") { c.DecSteps = static_cast<decltype(c.DecSteps)>(v); return true; }
+  if (name == "ScanForce") { c.ScanForce = static_cast<decltype(c.ScanForce)>(v); return true; }
+  if (name == "DivBits") { c.DivBits = static_cast<decltype(c.DivBits)>(v); return true; }
+  return false;
+}
+
 }  // namespace ll::dcqcn::params

@@ -26,22 +26,8 @@ void Config::validate() const {
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {
   Config c;
-  for (const auto& [k, v] : p) {
-    const auto u = static_cast<unsigned>(v);
-    if (k == "Ports") c.Ports = u;
-    else if (k == "OccW") c.OccW = u;
-    else if (k == "D") c.D = u;
-    else if (k == "M") c.M = u;
-    else if (k == "Engines") c.Engines = u;
-    else if (k == "HashW") c.HashW = u;
-    else if (k == "Groups") c.Groups = u;
-    else if (k == "Comps") c.Comps = u;
-    else if (k == "FlowEntries") c.FlowEntries = u;
-    else if (k == "OccLag") c.OccLag = u;
-    else if (k == "CntW") c.CntW = u;
-    else if (k == "Seed") c.Seed = v;
-    else bad("unknown parameter '" + k + "'");
-  }
+  for (const auto& [k, v] : p)
+    if (!params::set(c, k, v)) bad("unknown parameter '" + k + "'");
   c.validate();
   return c;
 }

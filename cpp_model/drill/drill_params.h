@@ -26,4 +26,22 @@ std::string check(const Config& c) {
   return "";
 }
 
+// Sets parameter `name` (an RTL parameter name) of c; false if c has none of that name.
+template <class Config>
+bool set(Config& c, const std::string& name, uint64_t v) {
+  if (name == "Ports") { c.Ports = static_cast<decltype(c.Ports)>(v); return true; }
+  if (name == "OccW") { c.OccW = static_cast<decltype(c.OccW)>(v); return true; }
+  if (name == "D") { c.D = static_cast<decltype(c.D)>(v); return true; }
+  if (name == "M") { c.M = static_cast<decltype(c.M)>(v); return true; }
+  if (name == "Engines") { c.Engines = static_cast<decltype(c.Engines)>(v); return true; }
+  if (name == "HashW") { c.HashW = static_cast<decltype(c.HashW)>(v); return true; }
+  if (name == "Groups") { c.Groups = static_cast<decltype(c.Groups)>(v); return true; }
+  if (name == "Comps") { c.Comps = static_cast<decltype(c.Comps)>(v); return true; }
+  if (name == "FlowEntries") { c.FlowEntries = static_cast<decltype(c.FlowEntries)>(v); return true; }
+  if (name == "OccLag") { c.OccLag = static_cast<decltype(c.OccLag)>(v); return true; }
+  if (name == "CntW") { c.CntW = static_cast<decltype(c.CntW)>(v); return true; }
+  if (name == "Seed") { c.Seed = static_cast<decltype(c.Seed)>(v); return true; }
+  return false;
+}
+
 }  // namespace ll::drill::params

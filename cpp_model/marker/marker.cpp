@@ -37,14 +37,8 @@ void Config::validate() const {
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {
   Config c;
-  for (const auto& [k, v] : p) {
-    if (k == "Queues") c.Queues = static_cast<unsigned>(v);
-    else if (k == "Profiles") c.Profiles = static_cast<unsigned>(v);
-    else if (k == "QW") c.QW = static_cast<unsigned>(v);
-    else if (k == "CntW") c.CntW = static_cast<unsigned>(v);
-    else if (k == "Seed") c.Seed = v;
-    else bad("unknown parameter '" + k + "'");
-  }
+  for (const auto& [k, v] : p)
+    if (!params::set(c, k, v)) bad("unknown parameter '" + k + "'");
   c.validate();
   return c;
 }

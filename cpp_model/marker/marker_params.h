@@ -17,4 +17,15 @@ std::string check(const Config& c) {
   return "";
 }
 
+// Sets parameter `name` (an RTL parameter name) of c; false if c has none of that name.
+template <class Config>
+bool set(Config& c, const std::string& name, uint64_t v) {
+  if (name == "Queues") { c.Queues = static_cast<decltype(c.Queues)>(v); return true; }
+  if (name == "Profiles") { c.Profiles = static_cast<decltype(c.Profiles)>(v); return true; }
+  if (name == "QW") { c.QW = static_cast<decltype(c.QW)>(v); return true; }
+  if (name == "CntW") { c.CntW = static_cast<decltype(c.CntW)>(v); return true; }
+  if (name == "Seed") { c.Seed = static_cast<decltype(c.Seed)>(v); return true; }
+  return false;
+}
+
 }  // namespace ll::marker::params

@@ -24,14 +24,8 @@ void Config::validate() const {
 
 Config Config::from_params(const std::map<std::string, uint64_t>& p) {
   Config c;
-  for (const auto& [k, v] : p) {
-    if (k == "Ports") c.Ports = static_cast<unsigned>(v);
-    else if (k == "CntW") c.CntW = static_cast<unsigned>(v);
-    else if (k == "StatW") c.StatW = static_cast<unsigned>(v);
-    else if (k == "TimerW") c.TimerW = static_cast<unsigned>(v);
-    else if (k == "TickNs") c.TickNs = static_cast<unsigned>(v);
-    else bad("unknown parameter '" + k + "'");
-  }
+  for (const auto& [k, v] : p)
+    if (!params::set(c, k, v)) bad("unknown parameter '" + k + "'");
   c.validate();
   return c;
 }

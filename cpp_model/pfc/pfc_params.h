@@ -18,4 +18,15 @@ std::string check(const Config& c) {
   return "";
 }
 
+// Sets parameter `name` (an RTL parameter name) of c; false if c has none of that name.
+template <class Config>
+bool set(Config& c, const std::string& name, uint64_t v) {
+  if (name == "Ports") { c.Ports = static_cast<decltype(c.Ports)>(v); return true; }
+  if (name == "CntW") { c.CntW = static_cast<decltype(c.CntW)>(v); return true; }
+  if (name == "StatW") { c.StatW = static_cast<decltype(c.StatW)>(v); return true; }
+  if (name == "TimerW") { c.TimerW = static_cast<decltype(c.TimerW)>(v); return true; }
+  if (name == "TickNs") { c.TickNs = static_cast<decltype(c.TickNs)>(v); return true; }
+  return false;
+}
+
 }  // namespace ll::pfc::params
