@@ -58,6 +58,8 @@ class Simulator {
   uint64_t executed() const { return executed_; }
   // Time of the next event, kNever if none.
   Time next_time() const { return queue_.empty() ? kNever : queue_.front().time; }
+  // Closure slots ever allocated (a slot is reused once its closure has run).
+  size_t closure_slots() const { return closures_.slots(); }
 
  private:
   // What the heap holds: 32 bytes (the kind rides in the low 8 bits of the order key,
@@ -75,6 +77,7 @@ class Simulator {
    public:
     uint64_t add(std::function<void()> fn);
     void handle(const Event& ev) override;
+    size_t slots() const { return slots_.size(); }
    private:
     std::vector<std::function<void()>> slots_;
     std::vector<uint64_t> free_;

@@ -104,8 +104,14 @@ TEST(EventQueue, ClosureSlotsAreReused) {
   for (int round = 0; round < 3; ++round) {
     for (int i = 0; i < 10; ++i) sim.after(1, [&] { ++n; });
     sim.run();
+    EXPECT_EQ(sim.closure_slots(), 10u) << "round " << round << ": slots of finished closures not reused";
   }
   EXPECT_EQ(n, 30);
+  // a closure that schedules another while it runs: its own slot is already free
+  sim.after(1, [&] { sim.after(1, [&] { ++n; }); });
+  sim.run();
+  EXPECT_EQ(n, 31);
+  EXPECT_EQ(sim.closure_slots(), 10u);
 }
 
 // The same seed gives the same sequence of (time, value) pairs through the event core.

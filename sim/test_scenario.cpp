@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "sim/scenario.h"
@@ -195,18 +196,53 @@ TEST(Scenario, ImpossibleWorkloads) {
   traffic_error("{\"pattern\": \"shuffle\", \"size\": 1, \"arrival\": \"once\"}", "arrival", "unknown key");
 }
 
+// Every shipped example parses to what it says it is: each file has a row here (a new
+// example without one fails), and its seed, duration, fabric size and generated workload
+// match the row, so an example that silently parses into something else is caught.
 TEST(Scenario, ShippedExamplesAreValid) {
+  struct Expect {
+    uint64_t seed;
+    Time duration;
+    size_t hosts, switches, links, failed;
+  };
+  const std::map<std::string, Expect> want = {
+      {"bench_leaf_spine_256.json", {1, 10 * kMs, 256, 32, 512, 0}},
+      {"dcqcn_benchmark.json", {7, 10 * kMs, 20, 10, 36, 0}},
+      {"demo.json", {1, 100 * kMs, 64, 16, 128, 0}},
+      {"drill_48x48x48.json", {1, 10 * kMs, 2304, 96, 4608, 0}},
+      {"fat_tree_synthetic.json", {2, 20 * kMs, 16, 20, 48, 0}},
+      {"leaf_spine_asymmetric.json", {5, 2 * kMs, 16, 8, 32, 1}},
+      {"leaf_spine_websearch.json", {1, 20 * kMs, 64, 12, 96, 0}},
+      {"incast_pfc.toml", {5, 3 * kMs, 24, 5, 30, 0}},
+  };
   size_t n = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
     if (entry.path().extension() != ".json" && entry.path().extension() != ".toml") continue;
     ++n;
+    const std::string name = entry.path().filename().string();
+    const auto w = want.find(name);
+    ASSERT_NE(w, want.end()) << name << ": a shipped example without a row in this test";
     const Scenario s = load_scenario(entry.path().string());
+    EXPECT_FALSE(s.name.empty()) << name;
+    EXPECT_EQ(s.seed, w->second.seed) << name;
+    EXPECT_EQ(s.duration, w->second.duration) << name;
+    EXPECT_EQ(s.topology.num_hosts(), w->second.hosts) << name;
+    EXPECT_EQ(s.topology.num_switches(), w->second.switches) << name;
+    EXPECT_EQ(s.topology.num_links(), w->second.links) << name;
+    EXPECT_EQ(s.topology.num_failed_links(), w->second.failed) << name;
     const Routing r(s.topology);
     const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
-    EXPECT_FALSE(flows.empty()) << entry.path();
-    EXPECT_NE(summarize(s, r, flows).find("every host reaches every other host"), std::string::npos);
+    ASSERT_FALSE(flows.empty()) << name;
+    for (const Flow& f : flows) {
+      ASSERT_LT(f.src, s.topology.num_hosts()) << name;
+      ASSERT_LT(f.dst, s.topology.num_hosts()) << name;
+      ASSERT_NE(f.src, f.dst) << name;
+      ASSERT_GT(f.bytes, 0u) << name;
+      ASSERT_LT(f.start, s.duration) << name;
+    }
+    EXPECT_NE(summarize(s, r, flows).find("every host reaches every other host"), std::string::npos) << name;
   }
-  EXPECT_GE(n, 4u);
+  EXPECT_EQ(n, want.size());
 }
 
 // A TOML file is the same document: the example equals its JSON spelling key for key.

@@ -271,12 +271,34 @@ TEST(DrillDecision, MemoryMakesDrillOneOneFindTheMinimum) {
 }
 
 TEST(DrillDecision, EnginesHaveIndependentStreamsAndMemories) {
+  // streams: in Random mode the four engines draw different sequences
   dr::Model m = make(cfg(32, 2, 1, 4), dr::Mode::Random);
   std::vector<std::vector<int>> seq(4);
   for (int i = 0; i < 64; ++i)
     for (unsigned e = 0; e < 4; ++e) seq[e].push_back(m.choose(e, 0, ll::low_mask(32), flat(32)));
   for (unsigned a = 0; a < 4; ++a)
     for (unsigned b = a + 1; b < 4; ++b) EXPECT_NE(seq[a], seq[b]);
+
+  // memories, in DRILL mode: each engine sees its own least-loaded port (engine e: port
+  // 3 + 7e) and remembers it; decisions on one engine never touch another's memory
+  dr::Model d = make(cfg(32, 2, 1, 4), dr::Mode::Drill);
+  auto occ_for = [](unsigned e) {
+    std::vector<uint32_t> o(32, 1000);
+    o[3 + 7 * e] = 1;
+    return o;
+  };
+  for (int i = 0; i < 200; ++i)
+    for (unsigned e = 0; e < 4; ++e) d.choose(e, 0, ll::low_mask(32), occ_for(e));
+  for (unsigned e = 0; e < 4; ++e) {
+    ASSERT_EQ(d.memory(e), std::vector<int>{static_cast<int>(3 + 7 * e)}) << "engine " << e;
+    EXPECT_EQ(d.choose(e, 0, ll::low_mask(32), occ_for(e)), static_cast<int>(3 + 7 * e)) << "engine " << e;
+  }
+  const std::vector<int> before = d.memory(1);
+  std::vector<uint32_t> other(32, 1000);
+  other[30] = 0;
+  for (int i = 0; i < 200; ++i) d.choose(0, 0, ll::low_mask(32), other);
+  EXPECT_EQ(d.memory(0), std::vector<int>{30});
+  EXPECT_EQ(d.memory(1), before) << "engine 0's decisions changed engine 1's memory";
 }
 
 // ------------------------------------------------------------------ baselines
