@@ -131,6 +131,20 @@ def checker_selftest():
     return ok
 
 
+# Paths of the development workspace outside the repository: users have only the repository,
+# so no tracked file may point there (assembled so this file does not match itself).
+OUTSIDE = "|".join(["\\.\\./" + "shared", "shared" + "/(spec|papers|workloads|hooks)", "STYLE" + "\\.md"])
+
+
+def self_contained():
+    """No tracked file (outside .ci/) refers to the workspace beyond the repository."""
+    rc, out = run(["git", "grep", "-n", "-E", OUTSIDE, "--", ".", ":!.ci"])
+    ok = rc == 1  # git grep: 1 = no match
+    print(f"lint: docs     self-contained             {'ok' if ok else 'FAIL'}"
+          + ("" if ok else "\n--- references outside the repository:\n" + out.strip()), flush=True)
+    return ok
+
+
 def python_files():
     """Every tracked Python file (git ls-files), or every .py outside build trees."""
     rc, out = run(["git", "ls-files", "*.py"])
@@ -169,6 +183,8 @@ def main():
     checks = 0
     if not args.blocks and not args.no_python:
         checks, bad = pyflakes()
+        checks += 1
+        bad += 0 if self_contained() else 1
     jobs = []  # (kind, future) in the order their results are printed
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for b in blocks:

@@ -14,7 +14,7 @@
 
 namespace ll::sim {
 
-// A flow-size distribution in the format of shared/workloads/README.md: one point a line,
+// A flow-size distribution in the format of sim/workloads/README.md: one point a line,
 // "flow_size_bytes cumulative_fraction", both non-decreasing, the last fraction 1;
 // '#' comments and blank lines are allowed. Sizes between points are interpolated
 // linearly; a first fraction above 0 is a point mass at the first size.

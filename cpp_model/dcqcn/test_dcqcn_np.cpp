@@ -1,4 +1,4 @@
-// Notification point: both CNP modes (shared/spec/nic.md, "Notification point").
+// Notification point: both CNP modes (docs/dcqcn.md, "Notification point").
 #include <gtest/gtest.h>
 
 #include "dcqcn/dcqcn.h"

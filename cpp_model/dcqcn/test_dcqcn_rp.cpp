@@ -1,4 +1,5 @@
-// The reaction-point algorithm (rp_core.h) against the spec: shared/spec/nic.md.
+// The reaction-point algorithm (rp_core.h) against docs/dcqcn.md ("Reaction point") and the
+// DCQCN paper, section 3.3.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// GoogleTest of the DRILL selector model against shared/spec/drill.md and docs/drill.md.
+// GoogleTest of the DRILL selector model against docs/drill.md (the DRILL paper's DRILL(d, m)).
 // Statistical checks use a fixed seed and a 5-sigma band per bin (binomial sigma).
 #include <gtest/gtest.h>
 

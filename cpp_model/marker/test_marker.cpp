@@ -1,4 +1,5 @@
-// GoogleTest of the RED/ECN marker model against switch.md.
+// GoogleTest of the RED/ECN marker model against docs/marker.md (the DCQCN paper's
+// congestion point, section 3.1).
 #include <gtest/gtest.h>
 
 #include <cmath>

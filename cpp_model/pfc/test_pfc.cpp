@@ -1,5 +1,5 @@
-// GoogleTest suite of the PFC golden model (ll::pfc::Model), against the spec
-// (switch.md: PFC, shared buffer, watchdog) and docs/pfc.md.
+// GoogleTest suite of the PFC golden model (ll::pfc::Model), against docs/pfc.md (PFC,
+// shared buffer, watchdog).
 #include <gtest/gtest.h>
 
 #include <deque>

@@ -1,5 +1,5 @@
-// drill_engine: one DRILL forwarding engine (spec: shared/spec/drill.md, design note:
-// docs/drill.md). One packet per cycle in, one decision per cycle out, fixed latency
+// drill_engine: one DRILL forwarding engine (design note: docs/drill.md; DRILL paper,
+// SIGCOMM 2017). One packet per cycle in, one decision per cycle out, fixed latency
 // Latency = 5 + (Groups > 0) cycles from acceptance to out_valid_o.
 //
 // Pipeline (no stalls; every stage advances every cycle):

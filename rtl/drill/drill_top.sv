@@ -1,5 +1,5 @@
 // drill: DRILL load-balancing selector with Engines parallel forwarding engines
-// (spec: shared/spec/drill.md; design note: docs/drill.md; register map:
+// (DRILL paper, SIGCOMM 2017; design note: docs/drill.md; register map:
 // docs/drill_regmap.md, source rtl/drill/drill_regs.json).
 //
 // Engine e (e < Engines <= 4) has its own port set e<e>_*: a packet (valid, flow

@@ -1,4 +1,5 @@
-// marker_top: RED/ECN marker, the congestion point of DCQCN (spec: switch.md).
+// marker_top: RED/ECN marker, the congestion point of DCQCN (design note: docs/marker.md;
+// DCQCN paper, SIGCOMM 2015, section 3.1).
 //
 // One event per cycle: an enqueue or dequeue of a packet at queue ev_queue_i
 // (queue = port * priorities + priority) with the queue length ev_qlen_i in bytes

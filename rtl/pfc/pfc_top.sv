@@ -1,5 +1,6 @@
 // pfc_top: PFC (IEEE 802.1Qbb) admission, PAUSE generation, received-PAUSE state and the
-// PFC watchdog of a shared-buffer switch (spec: switch.md, PFC / shared buffer / watchdog).
+// PFC watchdog of a shared-buffer switch (design note: docs/pfc.md; DCQCN paper section 4,
+// Azure RDMA paper sections 6.2 and 7.1).
 //
 // Events (valid/ready, at most one of each kind offered per cycle, one accepted per cycle):
 //   adm_*  packet admission (ingress port, egress port, priority, length, lossless)
