@@ -131,6 +131,51 @@ def checker_selftest():
     return ok
 
 
+# Registers that keep another name, each with its reason (file, name): the naming rule
+# (docs/CONVENTIONS.md) is that every flip-flop ends in _q, or _o when it drives a port.
+FLOP_NAME_WAIVERS = {
+    ("rtl/common/ll_ram_1r1w.sv", "mem"): "the memory array itself (inferred as a RAM)",
+    ("rtl/drill/drill_top.sv", "upd_we"): "delay line whose element 0 is the combinational input",
+    ("rtl/drill/drill_top.sv", "upd_port"): "delay line whose element 0 is the combinational input",
+    ("rtl/drill/drill_top.sv", "upd_val"): "delay line whose element 0 is the combinational input",
+}
+
+
+def flop_names():
+    """Every non-blocking assignment target in an always_ff block ends in _q (or _o)."""
+    bad = []
+    used = set()
+    for path in sorted(glob.glob(f"{RTL}/*/*.sv")):
+        rel = os.path.relpath(path, ROOT)
+        src = re.sub(r"//.*", "", open(path).read())
+        for m in re.finditer(r"\balways_ff\b", src):
+            # the statement or begin/end block that follows
+            depth, started, end = 0, False, len(src)
+            for t in re.finditer(r"\bbegin\b|\bend\b|;", src[m.end():]):
+                if t.group() == "begin":
+                    depth, started = depth + 1, True
+                elif t.group() == "end":
+                    depth -= 1
+                if (started and depth == 0) or (not started and t.group() == ";"):
+                    end = m.end() + t.end()
+                    break
+            body = src[m.end():end]
+            for a in re.finditer(r"(?:^|;|\bbegin\b|\belse\b|\)|:)\s*([A-Za-z_]\w*)\s*(?:\[[^=;]*\])?\s*<=", body, re.M):
+                name = a.group(1)
+                if name.endswith("_q") or name.endswith("_o"):
+                    continue
+                if (rel, name) in FLOP_NAME_WAIVERS:
+                    used.add((rel, name))
+                    continue
+                bad.append(f"{rel}: flip-flop '{name}' does not end in _q")
+    stale = [f"{f}: waiver for '{n}' matches no flip-flop" for f, n in FLOP_NAME_WAIVERS if (f, n) not in used]
+    problems = sorted(set(bad)) + stale
+    ok = not problems
+    print(f"lint: rtl      flip-flop names            {'ok' if ok else 'FAIL'}"
+          + ("" if ok else "\n--- " + "\n--- ".join(problems)), flush=True)
+    return ok
+
+
 # Paths of the development workspace outside the repository: users have only the repository,
 # so no tracked file may point there (assembled so this file does not match itself).
 OUTSIDE = "|".join(["\\.\\./" + "shared", "shared" + "/(spec|papers|workloads|hooks)", "STYLE" + "\\.md"])
@@ -185,6 +230,8 @@ def main():
         checks, bad = pyflakes()
         checks += 1
         bad += 0 if self_contained() else 1
+        checks += 1
+        bad += 0 if flop_names() else 1
     jobs = []  # (kind, future) in the order their results are printed
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for b in blocks:

@@ -289,7 +289,7 @@ void WheelCyc::reset() {
   std::fill(head_.begin(), head_.end(), 0);
   std::fill(tail_.begin(), tail_.end(), 0);
   rel_abs_ = 0;
-  e_state_ = 0;
+  e_state_ = Enq::Idle;
   e_cnt_ = 0;
   p_state_ = 0;
   g_valid_ = false;
@@ -342,9 +342,9 @@ WheelCyc::Pulses WheelCyc::clock(bool rst_n, uint64_t now, bool rate_we, uint32_
   const size_t rs = rel_abs_ & (cfg_.Slots - 1);
   const bool acc = enq_ready() && enq_valid;
   const bool behind = done && p_state_ == 0 && rel_abs_ <= cur_abs;
-  const bool pop_start = behind && !empty_[rs] && !g_valid_ && nowq >= link_free_ && e_state_ != 3;
+  const bool pop_start = behind && !empty_[rs] && !g_valid_ && nowq >= link_free_ && e_state_ != Enq::Insert;
   const bool adv = behind && empty_[rs] && rel_abs_ < cur_abs;
-  const bool ins_go = e_state_ == 3 && p_state_ == 0;
+  const bool ins_go = e_state_ == Enq::Insert && p_state_ == 0;
   // read-port values of this cycle (before the edge)
   const uint64_t rate_rd = rate_ram_.rdata(), tl_rd = tlast_ram_.rdata();
   const uint32_t nxt = next_ram_.rdata();
@@ -406,23 +406,23 @@ WheelCyc::Pulses WheelCyc::clock(bool rst_n, uint64_t now, bool rate_we, uint32_
   }
   // enqueue state machine
   switch (e_state_) {
-    case 0:
+    case Enq::Idle:
       if (acc) {
-        e_state_ = 1;
+        e_state_ = Enq::Read;
         e_qp_ = enq_qp;
         e_bytes_ = enq_bytes;
       }
       break;
-    case 1:
+    case Enq::Read:
       e_num_ = static_cast<uint64_t>(e_bytes_ + cfg_.IfgBytes) * 8u * tps_;
       e_den_ = rate_rd;
       e_tl_ = tl_rd;
       e_rem_ = 0;
       e_quo_ = 0;
       e_cnt_ = 64 / cfg_.DivBits;
-      e_state_ = 2;
+      e_state_ = Enq::Divide;
       break;
-    case 2:
+    case Enq::Divide:
       for (unsigned i = 0; i < cfg_.DivBits; ++i) {
         e_rem_ = (e_rem_ << 1) | (e_num_ >> 63);
         e_num_ <<= 1;
@@ -432,10 +432,10 @@ WheelCyc::Pulses WheelCyc::clock(bool rst_n, uint64_t now, bool rate_we, uint32_
           e_quo_ |= 1;
         }
       }
-      if (--e_cnt_ == 0) e_state_ = 3;
+      if (--e_cnt_ == 0) e_state_ = Enq::Insert;
       break;
-    default:
-      if (ins_go) e_state_ = 0;
+    case Enq::Insert:
+      if (ins_go) e_state_ = Enq::Idle;
       break;
   }
   if (!done) sweep_.clock();

@@ -212,7 +212,7 @@ class WheelCyc {
   explicit WheelCyc(const Config& cfg);
   void reset();
   bool done() const { return sweep_.done(); }
-  bool enq_ready() const { return sweep_.done() && e_state_ == 0; }
+  bool enq_ready() const { return sweep_.done() && e_state_ == Enq::Idle; }
   bool grant_valid() const { return g_valid_; }
   uint32_t grant_qp() const { return g_qp_; }
   uint32_t grant_bytes() const { return g_bytes_; }
@@ -249,7 +249,10 @@ class WheelCyc {
   std::vector<bool> empty_;
   uint64_t rel_abs_ = 0;
   // enqueue path: 0 idle, 1 read, 2 divide, 3 insert
-  unsigned e_state_ = 0, e_cnt_ = 0;
+  // enqueue state machine (the RTL's EnqIdle..EnqInsert)
+  enum class Enq : uint8_t { Idle = 0, Read = 1, Divide = 2, Insert = 3 };
+  Enq e_state_ = Enq::Idle;
+  unsigned e_cnt_ = 0;
   uint32_t e_qp_ = 0, e_bytes_ = 0;
   uint64_t e_num_ = 0, e_den_ = 0, e_rem_ = 0, e_quo_ = 0, e_tl_ = 0;
   // pop path: 0 idle, 1 data

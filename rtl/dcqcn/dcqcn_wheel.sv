@@ -96,6 +96,9 @@ module dcqcn_wheel #(
   );
 
   // ---- state
+  // enqueue state machine: idle (ready for an enqueue), read (rate and last departure
+  // read), divide (size * 8 / rate, DivBits per cycle), insert (into the slot's list)
+  localparam logic [1:0] EnqIdle = 2'd0, EnqRead = 2'd1, EnqDivide = 2'd2, EnqInsert = 2'd3;
   logic [1:0]    e_state_q;
   logic [6:0]    e_cnt_q;
   logic [QW-1:0] e_qp_q;
@@ -136,9 +139,9 @@ module dcqcn_wheel #(
     rs         = rel_q[SW-1:0];
     acc        = enq_ready_o && enq_valid_i;
     behind     = done && !p_state_q && rel_q <= cur_abs;
-    pop_start  = behind && !empty_q[rs] && !g_valid_q && nowq >= link_q && e_state_q != 2'd3;
+    pop_start  = behind && !empty_q[rs] && !g_valid_q && nowq >= link_q && e_state_q != EnqInsert;
     adv        = behind && empty_q[rs] && rel_q < cur_abs;
-    ins_go     = e_state_q == 2'd3 && !p_state_q;
+    ins_go     = e_state_q == EnqInsert && !p_state_q;
     pb         = p_state_q;
     d_abs_info = XW'(info_rd[63:0] >> (TF + SlotLog2));
     g_bytes_d  = info_rd[64 +: BytesW];
@@ -156,7 +159,7 @@ module dcqcn_wheel #(
     base       = (nowq > SLACK) ? nowq - SLACK : 64'd0;
   end
 
-  assign enq_ready_o   = done && e_state_q == 2'd0;
+  assign enq_ready_o   = done && e_state_q == EnqIdle;
   assign grant_valid_o = g_valid_q;
   assign grant_qp_o    = g_qp_q;
   assign grant_bytes_o = g_bytes_q;
@@ -183,7 +186,7 @@ module dcqcn_wheel #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      e_state_q <= 2'd0;
+      e_state_q <= EnqIdle;
       e_cnt_q   <= '0;
       p_state_q <= 1'b0;
       rel_q     <= '0;
@@ -205,16 +208,16 @@ module dcqcn_wheel #(
       p_state_q <= pop_start;
       if (adv) rel_q <= rel_q + 1'b1;
       case (e_state_q)
-        2'd0: if (acc) e_state_q <= 2'd1;
-        2'd1: begin
-          e_state_q <= 2'd2;
+        EnqIdle: if (acc) e_state_q <= EnqRead;
+        EnqRead: begin
+          e_state_q <= EnqDivide;
           e_cnt_q   <= 7'(DivCycles);
         end
-        2'd2: begin
+        EnqDivide: begin
           e_cnt_q <= e_cnt_q - 1'b1;
-          if (e_cnt_q == 7'd1) e_state_q <= 2'd3;
+          if (e_cnt_q == 7'd1) e_state_q <= EnqInsert;
         end
-        default: if (ins_go) e_state_q <= 2'd0;
+        default: if (ins_go) e_state_q <= EnqIdle;  // EnqInsert
       endcase
     end
   end
@@ -262,7 +265,7 @@ module dcqcn_wheel #(
     .data_i (g_qp_q)
   );
   always_ff @(posedge clk_i) begin
-    if (rst_ni && e_state_q == 2'd1) begin
+    if (rst_ni && e_state_q == EnqRead) begin
       assert (rate_rd != '0) else $error("dcqcn_wheel: zero rate");
     end
   end
