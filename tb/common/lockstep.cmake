@@ -12,6 +12,15 @@
 # at the RTL tree (the mutation flow points it at a mutated copy); LL_TB_SETS limits
 # the sets built; LL_TRACE adds VCD tracing for the first-mismatch waveform; LL_COVERAGE
 # adds Verilator line and toggle coverage (scripts/coverage.py).
+# The benches are the only part of the build that needs Verilator (and SystemC, which
+# Verilator's CMake package finds); this file is included only when LL_BUILD_TB is ON.
+find_package(verilator HINTS $ENV{VERILATOR_ROOT} ${VERILATOR_ROOT} /usr/share/verilator)
+if(NOT verilator_FOUND)
+  message(FATAL_ERROR "Verilator not found: run 'make deps' (or configure with -DLL_BUILD_TB=OFF "
+                      "to build the models, tools and simulator only)")
+endif()
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
 # The block's RTL files in compile order come from scripts/ll_rtl.py, the one rule every
 # flow shares. The folders are configure dependencies: adding or removing a file re-runs
 # CMake and so re-lists the sources.
