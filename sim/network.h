@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/balancer.h"
 #include "sim/event_queue.h"
 #include "sim/net_config.h"
 #include "sim/routing.h"
@@ -27,7 +28,6 @@
 
 namespace ll::marker { class Model; }
 namespace ll::pfc { class Model; }
-namespace ll::drill { class Model; }
 namespace ll::dcqcn { class Model; }
 
 namespace ll::sim {
@@ -138,11 +138,8 @@ class Network : public EventHandler {
     unsigned tier = 0;
     std::unique_ptr<marker::Model> marker;
     std::unique_ptr<pfc::Model> pfc;
-    std::unique_ptr<drill::Model> sel;
-    std::vector<int> sel_index;       // port -> selector port, -1 for host ports
-    std::vector<PortId> sel_port;     // selector port -> port
-    std::vector<uint32_t> occ;        // selector port -> occupancy (64-byte cells)
-    std::vector<int> group_of_leaf;   // components: destination switch node -> group, -1
+    std::unique_ptr<Balancer> bal;    // with >= 2 fabric ports (sim/balancer.h)
+    std::vector<uint8_t> fabric;      // port -> 1 for a fabric port (its occupancy feeds bal)
     uint64_t hash_seed = 0;           // this switch's hash-unit seed (scenario seed, switch id)
     std::vector<Egress> eg;
     std::vector<PortId> stdv_ports;   // the ports whose queues the STDV metric compares

@@ -1,3 +1,4 @@
+#include "sim/balancer.h"
 #include "sim/scenario.h"
 
 #include <algorithm>
@@ -559,7 +560,9 @@ void parse_nic(const Obj& top, NicCfg& c) {
 void parse_balancer(const Obj& top, BalancerCfg& c) {
   if (!top.has("balancer")) return;
   const Obj o(top.at("balancer"), "balancer", top.file(), {"mode", "d", "m", "engines", "components"});
-  c.mode = choice(o, "mode", c.mode, {"ecmp", "random", "rr", "drill", "per_flow"});
+  std::vector<std::string> modes;  // the balancer registry's names (sim/balancer.cpp)
+  for (const BalancerEntry& e : balancer_registry()) modes.emplace_back(e.name);
+  c.mode = choice(o, "mode", c.mode, modes);
   c.d = static_cast<unsigned>(o.uint("d", 1, 4, c.d));
   c.m = static_cast<unsigned>(o.uint("m", 0, 32, c.m));
   c.engines = static_cast<unsigned>(o.uint("engines", 1, 64, c.engines));

@@ -1,0 +1,24 @@
+// Helpers the parts of the fabric (network.cpp, switch.cpp, nic.cpp) share; not an
+// interface of the simulator.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/scenario.h"
+
+namespace ll::sim::detail {
+
+// A switch's hash of a flow: the 5-tuple hash mixed with the switch's seed and id.
+inline uint32_t mix32(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t z = a * 0x9E3779B97F4A7C15ull ^ (b << 21) ^ (c << 42) ^ c;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<uint32_t>(z ^ (z >> 31));
+}
+
+// A scenario the network cannot be built from: one error naming the key.
+[[noreturn]] inline void config_error(const Scenario& s, const std::string& key, const std::string& what) {
+  throw ScenarioError(s.file, key, what);
+}
+
+}  // namespace ll::sim::detail

@@ -1,0 +1,347 @@
+// The NIC of the fabric (docs/sim.md, "Data path"): QP slots, the DCQCN block's pacing
+// and rate control, PAUSE response, and the transport (go-back-N or selective-repeat
+// receiver, ACK / NACK, retransmission timeout).
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/prng.h"
+#include "dcqcn/dcqcn.h"
+#include "sim/network.h"
+#include "sim/network_util.h"
+
+namespace ll::sim {
+
+using detail::config_error;
+using detail::mix32;
+
+void Network::build_host(NodeId n) {
+  Host h;
+  h.node = n;
+  const Node& node = topo_.node(n);
+  if (node.ports.empty()) config_error(s_, "topology", "host " + node.name + " has no link");
+  h.bps = topo_.link(node.ports[0].link).bps;
+  const DcqcnCfg& d = cfg_.nic.dcqcn;
+  if (d.enable) {
+    if (h.bps % 1'000'000 != 0) config_error(s_, "topology", "host link of " + node.name + ": the DCQCN block takes a whole number of Mb/s");
+    dcqcn::Config c;
+    c.Queues = cfg_.nic.qps;
+    c.TickPs = BlockSizes::kDcqcnTickPs;
+    c.LineRateMbps = h.bps / 1'000'000;
+    c.BytesW = BlockSizes::kDcqcnBytesW;
+    try {
+      c.validate();
+    } catch (const std::invalid_argument& e) {
+      config_error(s_, "nic", e.what());
+    }
+    h.dcqcn = std::make_unique<dcqcn::Model>(c);
+    h.dcqcn->reset_transaction();
+    const bool nic = d.variant == "nic";
+    dcqcn::RpSettings rs;
+    rs.nic = nic;
+    rs.hai_grow = !nic;
+    rs.clamp_tgt = d.clamp_target;
+    rs.clamp_ati = true;
+    rs.np_per_pkt = d.np_per_packet;
+    rs.g_shift = d.g_shift;
+    rs.alpha_period = static_cast<uint32_t>(d.alpha_period / kNs);
+    rs.dec_period = static_cast<uint32_t>(d.dec_period / kNs);
+    rs.inc_period = static_cast<uint32_t>(d.inc_period / kNs);
+    rs.byte_reset = static_cast<uint32_t>(d.byte_reset);
+    rs.F = d.threshold;
+    rs.rai_mbps = static_cast<uint32_t>(d.rai / 1'000'000);
+    rs.rhai_mbps = static_cast<uint32_t>(d.rhai / 1'000'000);
+    rs.rmin_mbps = static_cast<uint32_t>(d.rmin / 1'000'000);
+    rs.first_mbps = 0;
+    rs.alpha_init_q16 = 1u << dcqcn::kCfgQ16;
+    rs.min_dec_fac_q16 = 0;
+    rs.np_interval = static_cast<uint32_t>(d.np_interval / kNs);
+    h.dcqcn->configure(dcqcn::stage_regs(rs));
+    for (uint32_t q = cfg_.nic.qps; q-- > 0;) h.free_slots.push_back(q);
+  }
+  hosts_.push_back(std::move(h));
+}
+
+uint32_t Network::payload_of(uint32_t flow, uint32_t seq) const {
+  const uint64_t bytes = flow_list_[flow].bytes, off = uint64_t{seq} * cfg_.nic.mtu;
+  return static_cast<uint32_t>(std::min<uint64_t>(cfg_.nic.mtu, bytes > off ? bytes - off : 1));
+}
+
+void Network::send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to) {
+  Packet p;
+  p.type = type;
+  p.flow = flow;
+  p.seq = seq;
+  p.src = h.node;
+  p.dst = to;
+  p.prio = kControlPrio;
+  p.wire = kControlBytes;
+  p.hash = mix32(flow, h.node, to);
+  h.ctrl.push_back(alloc(p));
+  host_kick(h);
+}
+
+void Network::host_wake_at(Host& h, Time t) {
+  if (t >= h.wake_at) return;
+  h.wake_at = t;
+  sim_.at(t, *this, kHostWake, h.node);
+}
+
+void Network::host_kick(Host& h) {
+  if (h.ctrl.empty() && h.ready.empty()) return;
+  if (port_wait(h.node, 0)) return;
+  if (!h.ctrl.empty()) {
+    const uint32_t id = h.ctrl.front();
+    h.ctrl.pop_front();
+    transmit(h.node, 0, id);
+    if (!h.ctrl.empty() || !h.ready.empty()) port_wait(h.node, 0);
+    return;
+  }
+  const Time now = sim_.now();
+  if (now < h.paused_until) {
+    host_wake_at(h, h.paused_until);
+    return;
+  }
+  while (!h.ready.empty()) {
+    const Departure d = h.ready.top();
+    if (d.t > now) {
+      host_wake_at(h, d.t);
+      return;
+    }
+    h.ready.pop();
+    FlowState& f = fs_[d.flow];
+    f.in_ready = false;
+    if (!f.active || f.sender_done) continue;
+    uint32_t seq = 0;
+    bool have = false;
+    while (!f.retx.empty() && !have) {
+      const uint32_t r = f.retx.front();
+      f.retx.erase(f.retx.begin());
+      if (r >= f.snd_una) {
+        seq = r;
+        have = true;
+      }
+    }
+    if (!have && f.snd_nxt < f.npkts) {
+      seq = f.snd_nxt++;
+      have = true;
+    }
+    if (!have) continue;
+    const Flow& fl = flow_list_[d.flow];
+    Packet p;
+    p.type = PktType::Data;
+    p.flow = d.flow;
+    p.seq = seq;
+    p.src = fl.src;
+    p.dst = fl.dst;
+    p.prio = kDataPrio;
+    p.payload = static_cast<uint16_t>(payload_of(d.flow, seq));
+    p.wire = static_cast<uint16_t>(p.payload + kHeaderBytes);
+    p.hash = mix32(d.flow, fl.src, fl.dst);
+    const uint32_t id = alloc(p);
+    ++live_data_;
+    ++totals_.data_injected;
+    if (seq < f.max_sent) ++results_[d.flow].retx;
+    else f.max_sent = seq + 1;
+    if (h.dcqcn) h.dcqcn->on_sent(f.sslot, p.wire, ticks(now));
+    arm_rto(d.flow);
+    transmit(h.node, 0, id);
+    make_ready(d.flow);
+    if (!h.ctrl.empty() || !h.ready.empty()) port_wait(h.node, 0);
+    return;
+  }
+}
+
+void Network::make_ready(uint32_t fi) {
+  FlowState& f = fs_[fi];
+  if (f.in_ready || !f.active || f.sender_done) return;
+  if (f.retx.empty() && f.snd_nxt >= f.npkts) return;
+  const Flow& fl = flow_list_[fi];
+  Host& h = hosts_[fl.src];
+  Time t = sim_.now();
+  if (h.dcqcn) {
+    const uint32_t next = f.retx.empty() ? f.snd_nxt : f.retx.front();
+    const uint32_t wire = payload_of(fi, next) + kHeaderBytes;
+    const uint64_t d = h.dcqcn->next_departure(f.sslot, wire, ticks(t));  // Q48.16 ticks of 1 ns
+    const unsigned __int128 ps = (static_cast<unsigned __int128>(d) * 1000 + 0xFFFF) >> 16;
+    t = std::max<Time>(t, static_cast<Time>(ps));
+  }
+  f.in_ready = true;
+  h.ready.push({t, seq_++, fi});
+  host_kick(h);
+}
+
+void Network::arm_rto(uint32_t fi) {
+  FlowState& f = fs_[fi];
+  if (f.rto_armed) return;
+  f.rto_armed = true;
+  f.rto_una = f.snd_una;
+  sim_.after(cfg_.nic.rto, *this, kRto, (uint64_t{f.rto_gen} << 32) | fi);
+}
+
+void Network::on_rto(uint32_t fi, uint32_t gen) {
+  FlowState& f = fs_[fi];
+  if (gen != f.rto_gen) return;
+  f.rto_armed = false;
+  if (f.sender_done || !f.active) return;
+  if (f.snd_una == f.rto_una && f.snd_una < f.npkts) {
+    if (!sr_) f.snd_nxt = f.snd_una;
+    else f.retx.push_back(f.snd_una);
+    make_ready(fi);
+  }
+  if (f.snd_una < f.npkts) arm_rto(fi);
+}
+
+void Network::flow_start(uint32_t fi) {
+  const Flow& fl = flow_list_[fi];
+  Host& src = hosts_[fl.src];
+  Host& dst = hosts_[fl.dst];
+  if (src.dcqcn && (src.free_slots.empty() || dst.free_slots.empty() || !waiting_.empty())) {
+    ++totals_.qp_waits;
+    waiting_.push_back(fi);
+    return;
+  }
+  flow_grant(fi);
+}
+
+void Network::flow_grant(uint32_t fi) {
+  const Flow& fl = flow_list_[fi];
+  Host& src = hosts_[fl.src];
+  Host& dst = hosts_[fl.dst];
+  FlowState& f = fs_[fi];
+  if (src.dcqcn) {
+    f.sslot = src.free_slots.back();
+    src.free_slots.pop_back();
+    src.dcqcn->reset_qp(f.sslot);
+    f.rslot = dst.free_slots.back();
+    dst.free_slots.pop_back();
+    dst.dcqcn->reset_qp(f.rslot);
+  }
+  f.active = true;
+  results_[fi].start = sim_.now();
+  make_ready(fi);
+}
+
+void Network::retry_waiting() {
+  while (!waiting_.empty()) {
+    const uint32_t fi = waiting_.front();
+    const Flow& fl = flow_list_[fi];
+    if (hosts_[fl.src].free_slots.empty() || hosts_[fl.dst].free_slots.empty()) return;
+    waiting_.pop_front();
+    flow_grant(fi);
+  }
+}
+
+void Network::receiver_done(uint32_t fi) {
+  const Flow& fl = flow_list_[fi];
+  Host& dst = hosts_[fl.dst];
+  results_[fi].finish = sim_.now();
+  fs_[fi].got.clear();
+  fs_[fi].got.shrink_to_fit();
+  if (dst.dcqcn) dst.free_slots.push_back(fs_[fi].rslot);
+  send_control(dst, PktType::Ack, fi, fs_[fi].npkts, fl.src);
+  for (uint32_t s : successors_[fi]) sim_.at(std::max(sim_.now(), flow_list_[s].start), *this, kFlowStart, s);
+  retry_waiting();
+}
+
+void Network::sender_done(uint32_t fi) {
+  FlowState& f = fs_[fi];
+  if (f.sender_done) return;
+  f.sender_done = true;
+  ++f.rto_gen;
+  f.retx.clear();
+  f.retx.shrink_to_fit();
+  Host& src = hosts_[flow_list_[fi].src];
+  if (src.dcqcn) src.free_slots.push_back(f.sslot);
+  retry_waiting();
+}
+
+void Network::host_arrive(Host& h, uint32_t id) {
+  const Packet p = pkts_[id];
+  release(id);
+  const Time now = sim_.now();
+  switch (p.type) {
+    case PktType::Pause: {
+      if (p.prio != kDataPrio) break;
+      if (p.quanta) {
+        ++tier_stats_[host_tier_].pause_received;
+        h.paused_until = now + serialization_time(uint64_t{p.quanta} * 64, h.bps);  // quanta x 512 bit times
+      } else {
+        h.paused_until = now;
+      }
+      host_kick(h);
+      break;
+    }
+    case PktType::Data: {
+      ++totals_.data_delivered;
+      --live_data_;
+      FlowState& f = fs_[p.flow];
+      FlowResult& r = results_[p.flow];
+      if (r.done()) {
+        send_control(h, PktType::Ack, p.flow, f.npkts, p.src);
+        break;
+      }
+      if (p.ce && h.dcqcn && h.dcqcn->on_marked(f.rslot, ticks(now))) {
+        ++totals_.cnps_sent;
+        send_control(h, PktType::Cnp, p.flow, 0, p.src);
+      }
+      const Flow& fl = flow_list_[p.flow];
+      if (p.seq == f.rcv_nxt) {
+        delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
+        ++f.rcv_nxt;
+        while (!f.got.empty() && f.rcv_nxt < f.npkts && (f.got[f.rcv_nxt >> 6] >> (f.rcv_nxt & 63) & 1)) {
+          delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
+          ++f.rcv_nxt;
+        }
+        if (f.rcv_nxt >= f.npkts) {
+          receiver_done(p.flow);
+        } else if (++f.since_ack >= cfg_.nic.ack_every) {
+          f.since_ack = 0;
+          send_control(h, PktType::Ack, p.flow, f.rcv_nxt, p.src);
+        }
+      } else if (p.seq > f.rcv_nxt) {
+        ++r.ooo;
+        if (sr_) {
+          if (f.got.empty()) f.got.assign((f.npkts + 63) / 64, 0);
+          f.got[p.seq >> 6] |= 1ull << (p.seq & 63);
+        }
+        if (f.nack_for != f.rcv_nxt) {
+          f.nack_for = f.rcv_nxt;
+          send_control(h, PktType::Nack, p.flow, f.rcv_nxt, p.src);
+        }
+      } else {
+        send_control(h, PktType::Ack, p.flow, f.rcv_nxt, p.src);
+      }
+      break;
+    }
+    case PktType::Ack:
+    case PktType::Nack: {
+      FlowState& f = fs_[p.flow];
+      if (!f.active || f.sender_done) break;
+      if (p.seq > f.snd_una) {
+        f.snd_una = p.seq;
+        if (f.snd_nxt < f.snd_una) f.snd_nxt = f.snd_una;
+      }
+      if (f.snd_una >= f.npkts) {
+        sender_done(p.flow);
+        break;
+      }
+      if (p.type == PktType::Nack) {
+        if (!sr_) {
+          if (f.snd_nxt > p.seq) f.snd_nxt = p.seq;
+        } else if (std::find(f.retx.begin(), f.retx.end(), p.seq) == f.retx.end()) {
+          f.retx.push_back(p.seq);
+        }
+        make_ready(p.flow);
+      }
+      break;
+    }
+    case PktType::Cnp: {
+      ++totals_.cnps_received;
+      FlowState& f = fs_[p.flow];
+      if (h.dcqcn && f.active && !f.sender_done) h.dcqcn->on_cnp(f.sslot, ticks(now));
+      break;
+    }
+  }
+}
+
+}  // namespace ll::sim

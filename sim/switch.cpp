@@ -1,0 +1,392 @@
+// The switch data path of the fabric (docs/sim.md, "Data path"): building a switch from
+// the marker, PFC and balancer models, routing, admission, marking, the egress scheduler,
+// PFC frames and ticks, and the queue samples.
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/bits.h"
+#include "common/prng.h"
+#include "drill/control_plane.h"
+#include "marker/marker.h"
+#include "pfc/pfc.h"
+#include "pfc/pfc_buffer.h"
+#include "sim/network.h"
+#include "sim/network_util.h"
+
+namespace ll::sim {
+
+using detail::config_error;
+using detail::mix32;
+
+void Network::build_switch(NodeId n) {
+  const Node& node = topo_.node(n);
+  switch_of_[n] = static_cast<int32_t>(switches_.size());
+  switches_.emplace_back();
+  Switch& sw = switches_.back();
+  sw.node = n;
+  sw.tier = static_cast<unsigned>(std::find(tier_names_.begin(), tier_names_.end(), node.tier) - tier_names_.begin());
+  const unsigned P = static_cast<unsigned>(node.ports.size());
+  sw.eg.resize(P);
+
+  // RED/ECN marker: queue = port * 8 + priority; profile 0 on the data priority, 1 (off) elsewhere.
+  const MarkerCfg& mk = cfg_.sw.marker;
+  if (mk.enable) {
+    marker::Config c;
+    c.Queues = std::max(2u, P * 8);
+    c.Profiles = 2;
+    c.QW = BlockSizes::kMarkerQW;
+    c.Seed = ll::derive_seed(s_.seed, 4ull * n + 0);
+    sw.marker = std::make_unique<marker::Model>(c);
+    sw.marker->reset_transaction();
+    marker::Profile p;
+    try {
+      p = mk.mode == "red" ? marker::Profile::red(static_cast<uint32_t>(mk.kmin), static_cast<uint32_t>(mk.kmax), mk.pmax, c.QW)
+                           : marker::Profile::cutoff(static_cast<uint32_t>(mk.kmin), c.QW);
+    } catch (const std::invalid_argument& e) {
+      config_error(s_, "switch.marker", e.what());
+    }
+    p.ewma = mk.ewma_shift > 0;
+    p.w = mk.ewma_shift;
+    p.deq = mk.dequeue;
+    sw.marker->set_profile(0, p);
+    sw.marker->set_profile(1, marker::Profile{});
+    for (unsigned port = 0; port < P; ++port)
+      for (unsigned pr = 0; pr < 8; ++pr)
+        sw.marker->map_queue(port * 8 + pr, pr == kDataPrio ? 0 : 1);
+  }
+
+  // PFC block: shared-buffer admission for every switch with <= 64 ports; PAUSE only
+  // when PFC is on (lossless mask = the data priority).
+  const PfcCfg& pc = cfg_.sw.pfc;
+  if (P > 64) {
+    if (pc.enable) {
+      config_error(s_, "switch.pfc.enable", "switch " + node.name + " has " + std::to_string(P) +
+                                                " ports; the PFC block takes 2..64 (turn PFC off for this fabric)");
+    }
+  } else {
+    pfc::Config c;
+    c.Ports = std::max(2u, P);
+    c.CntW = BlockSizes::kPfcCntW;
+    c.TimerW = BlockSizes::kPfcTimerW;
+    c.TickNs = pc.tick_ns;
+    sw.pfc = std::make_unique<pfc::Model>(c);
+    sw.pfc->reset_transaction();
+    pfc::Settings st = pfc::Settings::reset_values(c);
+    uint64_t fastest = 0, headroom = pc.headroom;
+    for (const Port& pt : node.ports) {
+      const Link& l = topo_.link(pt.link);
+      fastest = std::max(fastest, l.bps);
+      if (pc.headroom == 0) {
+        // t_flight of the link (pfc_buffer_calc's formula): rate x (2 x cable + response) / 8 + 2 MTU + 64
+        const pfc::buffer::Q gbps{static_cast<__int128>(l.bps), 1'000'000'000};
+        const pfc::buffer::Q cable{static_cast<__int128>(l.delay), 5000};  // 5 ns per metre
+        const pfc::buffer::Q resp{100, 1};
+        const pfc::buffer::Q tf = pfc::buffer::derive_tflight(gbps, cable, cfg_.nic.mtu + kHeaderBytes, resp);
+        // + one MTU: packets arrive whole, so the starts that fit the t_flight window can
+        // carry up to one more packet than its bytes (measured: 5 x 1062 B against 4813 B at 10G, 1 us).
+        headroom = std::max<uint64_t>(headroom, static_cast<uint64_t>((tf.num + tf.den - 1) / tf.den) + cfg_.nic.mtu + kHeaderBytes);
+      }
+    }
+    st.dyn = pc.dynamic;
+    st.pool = false;
+    st.lossless = pc.enable ? (1u << kDataPrio) : 0u;
+    // Static XOFF: given, or pfc_buffer_calc's t_PFC = (B - P n t_flight) / (P n) for this
+    // switch (n ports, P = 1 lossless priority, t_flight = the headroom).
+    // The same threshold is the ingress admission limit of lossy traffic (all of it when PFC
+    // is off), so it is derived either way; without PFC no headroom is set aside.
+    uint64_t xoff = pc.xoff;
+    if (xoff == 0) {
+      const uint64_t tflight = pc.enable ? headroom : 0;
+      pfc::buffer::Inputs in;
+      in.buffer = pc.buffer;
+      in.ports = P;
+      in.prios = 1;
+      in.tflight = tflight;
+      in.beta = pfc::buffer::Q{8, 1};  // required by the calculator; the static bound does not use it
+      if (pc.buffer > uint64_t{P} * tflight) {
+        try {
+          const pfc::buffer::Q t = pfc::buffer::compute(in).static_tpfc;
+          xoff = static_cast<uint64_t>(t.num / t.den);
+        } catch (const std::invalid_argument& e) {
+          config_error(s_, "switch.pfc.xoff", std::string("cannot derive the static threshold: ") + e.what());
+        }
+      }
+    }
+    st.xoff_static = static_cast<uint32_t>(xoff);
+    st.alpha_ing = st.alpha_eg = pc.alpha_shift;
+    // Departures drain the headroom first, so with XON at least one headroom below XOFF a
+    // static-threshold queue RESUMEs only with its headroom empty: the next PAUSE has all of it.
+    st.xon_offset = static_cast<uint32_t>(pc.xon_offset ? pc.xon_offset : headroom);
+    const uint64_t reserve = pc.enable ? static_cast<uint64_t>(P) * (headroom + pc.reserved) : 0;
+    if (reserve >= pc.buffer) {
+      config_error(s_, "switch.pfc.buffer", "too small for " + node.name + ": " + std::to_string(P) + " ports x (" +
+                                                std::to_string(headroom) + " B headroom + reserved) leave no shared buffer");
+    }
+    st.shared_size = static_cast<uint32_t>(pc.buffer - reserve);
+    st.egll_size = st.egly_size = static_cast<uint32_t>(pc.buffer);
+    st.gbps = static_cast<uint32_t>(std::max<uint64_t>(1, fastest / 1'000'000'000));
+    const uint64_t tick_ps = uint64_t{pc.tick_ns} * kNs;
+    st.wd_detect = static_cast<uint32_t>(pc.watchdog_detect / tick_ps);
+    st.wd_restore = static_cast<uint32_t>(pc.watchdog_restore / tick_ps);
+    if (pc.watchdog_detect && (st.wd_detect == 0 || st.wd_restore == 0)) {
+      config_error(s_, "switch.pfc.watchdog_detect", "must be at least one PFC tick");
+    }
+    st.rsv.fill(0);
+    st.hdrm.fill(0);
+    st.rsv[kDataPrio] = static_cast<uint32_t>(pc.reserved);
+    st.hdrm[kDataPrio] = static_cast<uint32_t>(headroom);
+    try {
+      st.validate(c);
+    } catch (const std::invalid_argument& e) {
+      config_error(s_, "switch.pfc", e.what());
+    }
+    sw.pfc->configure(st);
+  }
+
+  // Balancer over the switch's fabric ports (in link order, as the control plane numbers them).
+  std::vector<std::pair<LinkId, PortId>> fabric;
+  for (PortId p = 0; p < P; ++p)
+    if (!topo_.is_host(node.ports[p].peer)) fabric.emplace_back(node.ports[p].link, p);
+  std::sort(fabric.begin(), fabric.end());
+  sw.fabric.assign(P, 0);
+  for (const auto& f : fabric) sw.fabric[f.second] = 1;
+  if (fabric.size() >= 2) {
+    const BalancerEntry* b = find_balancer(cfg_.balancer.mode);
+    if (!b) config_error(s_, "balancer.mode", "\"" + cfg_.balancer.mode + "\" is not one of: " + balancer_names());
+    BalancerContext ctx{s_, topo_, n, {}, ll::derive_seed(s_.seed, 4ull * n + 1)};
+    for (const auto& f : fabric) ctx.fabric.push_back(f.second);
+    sw.bal = b->make(ctx);
+    // Each switch's hash unit has its own seed, as real switches are configured: with one
+    // hash everywhere, a flow that a leaf sends to uplink i lands on the same index at
+    // every tier (polarisation: on a k = 16 fat-tree a 2 MB permutation finished 137 of
+    // 1,024 flows in 10 ms).
+    sw.hash_seed = ll::derive_seed(s_.seed, 4ull * n + 2);
+  }
+
+  // Queue-STDV ports (DRILL paper): uplinks where there are any, else every fabric port.
+  for (PortId p = 0; p < P; ++p)
+    if (topo_.node(node.ports[p].peer).level > node.level) sw.stdv_ports.push_back(p);
+  if (sw.stdv_ports.empty())
+    for (const auto& f : fabric) sw.stdv_ports.push_back(f.second);
+}
+
+void Network::build_components() {
+  namespace cp = drill::cp;
+  cp::Topology ct;
+  std::vector<int> cp_of(topo_.num_nodes(), -1);
+  std::vector<NodeId> node_of;
+  for (const Switch& sw : switches_) {
+    const Node& node = topo_.node(sw.node);
+    uint64_t host_cap = 0;
+    for (const Port& p : node.ports)
+      if (topo_.is_host(p.peer)) host_cap += topo_.link(p.link).bps / 1'000'000;
+    cp_of[sw.node] = static_cast<int>(ct.add_switch(node.name, host_cap > 0, host_cap));
+    node_of.push_back(sw.node);
+  }
+  for (LinkId l = 0; l < topo_.num_links(); ++l) {
+    const Link& L = topo_.link(l);
+    if (topo_.is_host(L.a) || topo_.is_host(L.b)) continue;
+    ct.add_link(static_cast<unsigned>(cp_of[L.a]), static_cast<unsigned>(cp_of[L.b]), L.bps / 1'000'000);
+    if (L.failed) ct.links.back().failed = true;
+  }
+  const cp::Analysis an(ct);
+  for (Switch& sw : switches_) {
+    if (!sw.bal) continue;
+    cp::Tables t;
+    try {
+      t = cp::build_tables(an, static_cast<unsigned>(cp_of[sw.node]), 64, 64);
+    } catch (const std::exception& e) {
+      config_error(s_, "balancer.components", topo_.node(sw.node).name + ": " + e.what());
+    }
+    std::vector<int> group_of_leaf(topo_.num_nodes(), -1);
+    for (const auto& [leaf, g] : t.dst_group) group_of_leaf[node_of.at(leaf)] = static_cast<int>(g);
+    sw.bal->components(t, std::move(group_of_leaf));
+  }
+}
+
+PortId Network::route(Switch& sw, const Packet& p) {
+  const PortSpan c = routing_.next_hops(sw.node, p.dst);
+  if (c.size() == 1 || !sw.bal) return c[0];
+  const unsigned engine = p.at_port % cfg_.balancer.engines;
+  // The switch's hash of the packet's flow (5-tuple hash mixed with the switch's seed).
+  const uint32_t hash = mix32(p.hash, sw.hash_seed, sw.node);
+  ++totals_.selector_decisions;
+  return sw.bal->choose(c, engine, hash, topo_.node(p.dst).ports[0].peer);
+}
+
+// The balancer sees the egress bytes of each fabric port as they change.
+void Network::update_occupancy(Switch& sw, PortId port) {
+  if (sw.bal && sw.fabric[port]) sw.bal->occupancy(port, sw.eg[port].bytes);
+}
+
+void Network::mark(Switch& sw, Packet& p) {
+  if (p.ce) return;  // counted once, at the first switch that marks it
+  p.ce = true;
+  ++tier_stats_[sw.tier].ecn_marks;
+}
+
+void Network::switch_arrive(Switch& sw, uint32_t id) {
+  Packet& p = pkts_[id];
+  const PortId in = p.at_port;
+  if (p.type == PktType::Pause) {
+    if (p.quanta) ++tier_stats_[sw.tier].pause_received;
+    if (sw.pfc) {
+      sw.pfc->on_pfc(in, p.prio, p.quanta);
+      pfc_start_ticks(sw);
+    }
+    release(id);
+    switch_kick(sw, in);
+    return;
+  }
+  const PortId e = route(sw, p);
+  const unsigned prio = p.prio;
+  const bool ll = lossless_ && prio == kDataPrio;
+  Egress& eg = sw.eg[e];
+  if (sw.marker && p.type == PktType::Data && !cfg_.sw.marker.dequeue) {
+    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(eg.q[prio].bytes, low_mask(sw.marker->config().QW)));
+    const marker::Verdict v = sw.marker->decide(e * 8 + prio, qlen, true, ll);
+    if (v == marker::Verdict::Mark) {
+      mark(sw, p);
+    } else if (v == marker::Verdict::Drop) {
+      drop(id, sw.tier, kDropRed);
+      return;
+    }
+  }
+  if (sw.pfc) {
+    const pfc::Model::Result r = sw.pfc->admit(in, e, prio, p.wire, ll);
+    if (r.dec == pfc::Decision::Drop) {
+      drop(id, sw.tier, r.why == pfc::Why::Watchdog ? kDropWatchdog : ll ? kDropLosslessBuffer : kDropBuffer);
+      send_pauses(sw);
+      return;
+    }
+  } else {
+    if (sw.buffer_used + p.wire > cfg_.sw.pfc.buffer) {
+      drop(id, sw.tier, kDropBuffer);
+      return;
+    }
+    sw.buffer_used += p.wire;
+  }
+  eg.q[prio].q.push_back(id);
+  eg.q[prio].bytes += p.wire;
+  eg.bytes += p.wire;
+  TierStats& ts = tier_stats_[sw.tier];
+  ts.max_queue = std::max(ts.max_queue, eg.q[prio].bytes);
+  update_occupancy(sw, e);
+  send_pauses(sw);
+  switch_kick(sw, e);
+}
+
+void Network::switch_kick(Switch& sw, PortId port) {
+  Egress& eg = sw.eg[port];
+  if (eg.frames.empty() && eg.bytes == 0) return;
+  if (port_wait(sw.node, port)) return;
+  if (!eg.frames.empty()) {
+    const uint32_t id = eg.frames.front();
+    eg.frames.pop_front();
+    transmit(sw.node, port, id);
+    if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);
+    return;
+  }
+  if (eg.bytes == 0) return;
+  auto held = [&](unsigned pr) { return sw.pfc && sw.pfc->paused(port, pr); };
+  int prio = -1;
+  for (unsigned pr = 7; pr >= 6 && prio < 0; --pr)
+    if (!eg.q[pr].q.empty() && !held(pr)) prio = static_cast<int>(pr);
+  if (prio < 0 && !wrr_) {
+    for (int pr = 5; pr >= 0 && prio < 0; --pr)
+      if (!eg.q[pr].q.empty() && !held(static_cast<unsigned>(pr))) prio = pr;
+  } else if (prio < 0) {
+    // Deficit round robin over priorities 0..5, quantum = weight x MTU.
+    for (unsigned it = 0; it < 12 && prio < 0; ++it) {
+      const unsigned pr = eg.rr;
+      Fifo& f = eg.q[pr];
+      if (!f.q.empty() && !held(pr)) {
+        const int64_t head = pkts_[f.q.front()].wire;
+        if (eg.deficit[pr] < head) eg.deficit[pr] += int64_t{cfg_.sw.sched.weights[pr]} * (cfg_.nic.mtu + kHeaderBytes);
+        if (eg.deficit[pr] >= head) {
+          eg.deficit[pr] -= head;
+          prio = static_cast<int>(pr);
+          break;
+        }
+      } else if (f.q.empty()) {
+        eg.deficit[pr] = 0;
+      }
+      eg.rr = (pr + 1) % 6;
+    }
+  }
+  if (prio < 0) return;
+  Fifo& f = eg.q[prio];
+  const uint32_t id = f.q.front();
+  f.q.pop_front();
+  Packet& p = pkts_[id];
+  f.bytes -= p.wire;
+  eg.bytes -= p.wire;
+  const bool ll = lossless_ && static_cast<unsigned>(prio) == kDataPrio;
+  if (sw.pfc) sw.pfc->depart(p.at_port, port, static_cast<uint32_t>(prio), p.wire, ll);
+  else sw.buffer_used -= p.wire;
+  if (sw.marker && p.type == PktType::Data && cfg_.sw.marker.dequeue) {
+    const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, low_mask(sw.marker->config().QW)));
+    if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
+  }
+  update_occupancy(sw, port);
+  transmit(sw.node, port, id);
+  send_pauses(sw);  // after transmit: a RESUME for this port waits for the packet on the wire
+  if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);
+}
+
+void Network::send_pauses(Switch& sw) {
+  if (!sw.pfc) return;
+  for (const pfc::PauseRequest& r : sw.pfc->take_pause_requests()) {
+    Packet p;
+    p.type = PktType::Pause;
+    p.prio = static_cast<uint8_t>(r.prio);
+    p.quanta = static_cast<uint16_t>(r.quanta);
+    p.wire = kControlBytes;
+    const uint32_t id = alloc(p);
+    sw.eg[r.port].frames.push_back(id);
+    ++(r.quanta ? tier_stats_[sw.tier].pause_sent : tier_stats_[sw.tier].resume_sent);
+    if (r.quanta) pfc_start_ticks(sw);
+    switch_kick(sw, r.port);
+  }
+}
+
+void Network::pfc_start_ticks(Switch& sw) {
+  if (sw.ticking || !sw.pfc) return;
+  sw.ticking = true;
+  const Time tick = Time{cfg_.sw.pfc.tick_ns} * kNs;
+  sim_.at((sim_.now() / tick + 1) * tick, *this, kPfcTick, static_cast<uint64_t>(switch_of_[sw.node]));
+}
+
+// One PFC time-base tick. Ticks are delivered while any queue of the switch asserts or
+// obeys a PAUSE or is in a watchdog storm; otherwise a tick changes nothing and is skipped.
+void Network::pfc_tick(Switch& sw) {
+  sw.pfc->advance_ticks(1);
+  send_pauses(sw);
+  bool active = false;
+  const PortId P = static_cast<PortId>(sw.eg.size());
+  for (PortId port = 0; port < P; ++port) {
+    active = active || sw.pfc->xoff(port, kDataPrio) || sw.pfc->paused(port, kDataPrio) || sw.pfc->storm(port, kDataPrio);
+    if (sw.eg[port].bytes) switch_kick(sw, port);
+  }
+  sw.ticking = false;
+  if (active) pfc_start_ticks(sw);
+}
+
+void Network::sample_queues() {
+  for (const Switch& sw : switches_) {
+    const size_t n = sw.stdv_ports.size();
+    if (n < 2) continue;
+    double sum = 0, sq = 0;
+    for (PortId p : sw.stdv_ports) {
+      const double q = static_cast<double>(sw.eg[p].bytes);
+      sum += q;
+      sq += q * q;
+    }
+    const double mean = sum / static_cast<double>(n);
+    TierStats& ts = tier_stats_[sw.tier];
+    ts.stdv_sum += std::sqrt(std::max(0.0, sq / static_cast<double>(n) - mean * mean));
+    ++ts.stdv_samples;
+  }
+}
+
+}  // namespace ll::sim
