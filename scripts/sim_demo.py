@@ -52,13 +52,14 @@ def table(results):
             f"{t['retransmitted_packets']:>8} {s['packets']['dropped']:>6} {leaf:>9.0f} "
             f"{s['performance']['cpu_s']:>6.1f}")
     lines.append("")
-    lines.append("FCT by flow size, microseconds: mean / p99")
+    lines.append("FCT by flow size, microseconds: mean / p99 of the completed flows, [unfinished flows]")
     buckets = [b["size"] for b in results[0][1]["fct"]["by_size"]]
-    lines.append(f"{'variant':<10} " + " ".join(f"{b:>19}" for b in buckets))
+    lines.append(f"{'variant':<10} " + " ".join(f"{b:>26}" for b in buckets))
     for name, s in results:
         cells = []
         for b in s["fct"]["by_size"]:
-            cells.append(f"{b['fct_us']['mean']:>9.0f} /{b['fct_us']['p99']:>8.0f}" if b["count"] else f"{'-':>19}")
+            stat = f"{b['fct_us']['mean']:.0f} /{b['fct_us']['p99']:>7.0f}" if b["count"] else "-"
+            cells.append(f"{stat:>18} [{b['unfinished']:>4}]")
         lines.append(f"{name:<10} " + " ".join(cells))
     return "\n".join(lines)
 

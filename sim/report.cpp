@@ -104,12 +104,22 @@ json summary(const Network& net, const RunCost& cost) {
   std::vector<double> fct_all, sd_all;
   std::vector<std::vector<double>> fct_b(std::size(kBuckets)), sd_b(std::size(kBuckets));
   uint64_t started = 0, done = 0, retx = 0, ooo = 0;
+  std::vector<uint64_t> unfinished_b(std::size(kBuckets), 0);
+  auto bucket_of = [](uint64_t bytes) {
+    for (size_t b = 0; b < std::size(kBuckets); ++b)
+      if (bytes >= kBuckets[b].lo && bytes < kBuckets[b].hi) return b;
+    return std::size(kBuckets);
+  };
   for (const FlowResult& r : net.flows()) {
     if (r.flow->start >= s.duration) continue;
     ++started;
     retx += r.retx;
     ooo += r.ooo;
-    if (!r.done()) continue;
+    if (!r.done()) {  // counted beside every statistic, never silently left out
+      const size_t b = bucket_of(r.flow->bytes);
+      if (b < unfinished_b.size()) ++unfinished_b[b];
+      continue;
+    }
     ++done;
     const double fct = us(r.finish - r.flow->start);
     const double sd = r.ideal ? static_cast<double>(r.finish - r.flow->start) / static_cast<double>(r.ideal) : 0;
@@ -125,10 +135,11 @@ json summary(const Network& net, const RunCost& cost) {
   j["flows"] = {{"started", started}, {"completed", done}, {"unfinished", started - done}};
   json buckets = json::array();
   for (size_t b = 0; b < std::size(kBuckets); ++b) {
-    buckets.push_back({{"size", kBuckets[b].label}, {"count", fct_b[b].size()}, {"fct_us", dist(fct_b[b])},
-                       {"slowdown", dist(sd_b[b])}});
+    buckets.push_back({{"size", kBuckets[b].label}, {"count", fct_b[b].size()}, {"unfinished", unfinished_b[b]},
+                       {"fct_us", dist(fct_b[b])}, {"slowdown", dist(sd_b[b])}});
   }
-  j["fct"] = {{"all", {{"count", fct_all.size()}, {"fct_us", dist(fct_all)}, {"slowdown", dist(sd_all)}}},
+  j["fct"] = {{"all", {{"count", fct_all.size()}, {"unfinished", started - done}, {"fct_us", dist(fct_all)},
+                       {"slowdown", dist(sd_all)}}},
               {"by_size", buckets}};
 
   // throughput and fairness (senders with at least one started flow)
@@ -214,15 +225,18 @@ std::string format_summary(const json& j) {
     << ", receiver " << cfg["receiver"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
     << ", pfc " << (cfg["pfc"].get<bool>() ? "on" : "off") << "\n";
   o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed\n";
-  o << "  size         count   FCT mean us   FCT p99 us   slowdown p50   p99\n";
+  o << "  FCT statistics are over completed flows; 'unfinished' counts the flows of the row that\n"
+       "  had not completed when the run ended (their FCTs are missing from the statistics)\n";
+  o << "  size         count unfinished   FCT mean us   FCT p99 us   slowdown p50   p99\n";
   auto row = [&](const std::string& label, const json& e) {
-    std::snprintf(b, sizeof b, "  %-11s %6llu %13.1f %12.1f %14.2f %7.2f\n", label.c_str(),
-                  static_cast<unsigned long long>(e["count"].get<uint64_t>()), e["fct_us"]["mean"].get<double>(),
+    std::snprintf(b, sizeof b, "  %-11s %6llu %10llu %13.1f %12.1f %14.2f %7.2f\n", label.c_str(),
+                  static_cast<unsigned long long>(e["count"].get<uint64_t>()),
+                  static_cast<unsigned long long>(e["unfinished"].get<uint64_t>()), e["fct_us"]["mean"].get<double>(),
                   e["fct_us"]["p99"].get<double>(), e["slowdown"]["p50"].get<double>(), e["slowdown"]["p99"].get<double>());
     o << b;
   };
   for (const json& e : j["fct"]["by_size"])
-    if (e["count"].get<uint64_t>()) row(e["size"].get<std::string>(), e);
+    if (e["count"].get<uint64_t>() || e["unfinished"].get<uint64_t>()) row(e["size"].get<std::string>(), e);
   row("all", j["fct"]["all"]);
   const json& t = j["totals"];
   std::snprintf(b, sizeof b,

@@ -400,6 +400,24 @@ std::string write_reports(const SimRun& r, const std::string& name) {
   return dir;
 }
 
+// Unfinished flows are never dropped from the statistics silently: each size bucket and
+// "all" carry the count of flows that had not completed, and they add up.
+TEST(Network, SummaryCountsUnfinishedFlowsPerBucket) {
+  const SimRun r(kWebSearch, {"duration=\"3ms\"", "workload.traffic[0].stop=\"2.5ms\""});
+  const nlohmann::json s = summary(*r.net, RunCost{});
+  const uint64_t unfinished = s["flows"]["unfinished"].get<uint64_t>();
+  ASSERT_GT(unfinished, 0u) << "the test needs a run that ends with flows in flight";
+  EXPECT_EQ(s["fct"]["all"]["unfinished"].get<uint64_t>(), unfinished);
+  uint64_t sum = 0, counted = 0;
+  for (const auto& b : s["fct"]["by_size"]) {
+    sum += b["unfinished"].get<uint64_t>();
+    counted += b["count"].get<uint64_t>();
+  }
+  EXPECT_EQ(sum, unfinished);
+  EXPECT_EQ(counted + sum, s["flows"]["started"].get<uint64_t>());
+  EXPECT_NE(format_summary(s).find("unfinished"), std::string::npos);
+}
+
 TEST(Network, SameSeedSameReports) {
   const std::vector<std::string> sets = {"duration=\"3ms\"", "workload.traffic[0].stop=\"2ms\"",
                                          "workload.traffic[0].size_cdf=\"fb_hadoop\"", "balancer.mode=drill"};
