@@ -75,6 +75,7 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
     results_[i].ideal = ideal_fct(f);
     fs_[i].npkts = static_cast<uint32_t>(std::max<uint64_t>(1, (f.bytes + cfg_.nic.mtu - 1) / cfg_.nic.mtu));
     if (f.after != kNoFlow) successors_.at(f.after).push_back(static_cast<uint32_t>(i));
+    if (f.start < s_.duration) ++open_flows_;
   }
   delivered_by_sender_.assign(topo_.num_hosts(), 0);
 }
@@ -204,6 +205,11 @@ void Network::handle(const Event& ev) {
       break;
     case kSample:
       sample_queues();
+      if (open_flows_ == 0 && pkts_.size() == free_pkts_.size()) {
+        idle_ = true;  // nothing left to happen: end the run here rather than simulate on
+        sim_.stop();
+        break;
+      }
       if (sim_.now() + cfg_.report.sample_period <= s_.duration) sim_.after(cfg_.report.sample_period, *this, kSample);
       break;
     default:
@@ -219,6 +225,10 @@ void Network::schedule_next_start() {
   ++cursor_;
 }
 
+void Network::flow_closed() {
+  if (open_flows_ > 0) --open_flows_;
+}
+
 void Network::run(const std::function<void(Time, uint64_t)>& progress, Time every) {
   schedule_next_start();
   sim_.after(cfg_.report.sample_period, *this, kSample);
@@ -227,9 +237,10 @@ void Network::run(const std::function<void(Time, uint64_t)>& progress, Time ever
   for (Time t = 0; t < end;) {
     t = std::min(end, t + step);
     sim_.run(t);
-    if (progress) progress(t, sim_.executed());
-    if (sim_.empty()) break;
+    if (progress) progress(idle_ ? sim_.now() : t, sim_.executed());
+    if (idle_ || sim_.empty()) break;
   }
+  ended_at_ = idle_ ? sim_.now() : end;
   totals_.events = sim_.executed();
   uint64_t live = 0;
   for (size_t i = 0; i < pkts_.size(); ++i)

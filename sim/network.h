@@ -107,6 +107,10 @@ class Network : public EventHandler {
   const std::vector<TierStats>& tier_stats() const { return tier_stats_; }
   const RunTotals& totals() const { return totals_; }
   Time now() const { return sim_.now(); }
+  // When the run ended: the scenario's duration, or earlier when the network went idle
+  // (every flow that starts within the duration finished and no packet is left).
+  Time ended_at() const { return ended_at_; }
+  bool ended_idle() const { return ended_at_ < s_.duration; }
   // Bytes delivered per sender host (payload, in order).
   const std::vector<uint64_t>& delivered_by_sender() const { return delivered_by_sender_; }
   // Conservation: injected == delivered + dropped + in flight (data packets); empty if
@@ -250,6 +254,10 @@ class Network : public EventHandler {
   size_t cursor_ = 0;                   // next flow in start order to schedule
   uint64_t seq_ = 0;
   uint64_t live_data_ = 0;
+  uint64_t open_flows_ = 0;  // flows starting within the duration not yet finished at both ends
+  Time ended_at_ = 0;
+  bool idle_ = false;
+  void flow_closed();        // one more flow finished at both ends
   bool lossless_ = true;  // PFC on: data priority is lossless
   bool sr_ = false;       // selective-repeat receiver (else go-back-N)
   bool wrr_ = false;      // WRR among data priorities (else strict priority)

@@ -235,6 +235,7 @@ void Network::receiver_done(uint32_t fi) {
   const Flow& fl = flow_list_[fi];
   Host& dst = hosts_[fl.dst];
   results_[fi].finish = sim_.now();
+  if (fs_[fi].sender_done && fl.start < s_.duration) flow_closed();
   fs_[fi].got.clear();
   fs_[fi].got.shrink_to_fit();
   if (dst.dcqcn) dst.free_slots.push_back(fs_[fi].rslot);
@@ -247,6 +248,7 @@ void Network::sender_done(uint32_t fi) {
   FlowState& f = fs_[fi];
   if (f.sender_done) return;
   f.sender_done = true;
+  if (results_[fi].done() && flow_list_[fi].start < s_.duration) flow_closed();
   ++f.rto_gen;
   f.retx.clear();
   f.retx.shrink_to_fit();

@@ -90,6 +90,8 @@ json summary(const Network& net, const RunCost& cost) {
   json j;
   j["scenario"] = {{"file", s.file}, {"name", s.name}, {"seed", s.seed}, {"duration_us", us(s.duration)},
                    {"hosts", s.topology.num_hosts()}, {"switches", s.topology.num_switches()}};
+  // the run stops early once the network is idle (every flow done, no packet left)
+  j["run"] = {{"ended_us", us(net.ended_at())}, {"ended_by", net.ended_idle() ? "idle" : "duration"}};
   j["config"] = {{"balancer", c.balancer.mode == "drill" ? "drill(" + std::to_string(c.balancer.d) + "," +
                                                                 std::to_string(c.balancer.m) + ")"
                                                           : c.balancer.mode},
@@ -224,7 +226,10 @@ std::string format_summary(const json& j) {
   o << "run: " << j["scenario"]["name"].get<std::string>() << " | balancer " << cfg["balancer"].get<std::string>()
     << ", receiver " << cfg["receiver"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
     << ", pfc " << (cfg["pfc"].get<bool>() ? "on" : "off") << "\n";
-  o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed\n";
+  o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed";
+  if (j["run"]["ended_by"] == "idle")
+    o << "; the network went idle at " << j["run"]["ended_us"].get<double>() << " us and the run ended there";
+  o << "\n";
   o << "  FCT statistics are over completed flows; 'unfinished' counts the flows of the row that\n"
        "  had not completed when the run ended (their FCTs are missing from the statistics)\n";
   o << "  size         count unfinished   FCT mean us   FCT p99 us   slowdown p50   p99\n";

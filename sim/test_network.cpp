@@ -131,6 +131,23 @@ const std::string kIncast = R"({"seed": 5, "duration": "3ms",
   "switch": {"pfc": {"buffer": "1MB", "threshold": "static"}},
   "workload": {"traffic": [{"pattern": "incast", "senders": 16, "receiver": "h0", "size": "100KB"}]}})";
 
+// A long duration over a network that has gone idle ends when nothing is pending, with
+// the same flow results as a duration that just covers the traffic.
+TEST(Network, IdleNetworkEndsTheRun) {
+  const SimRun shortrun(kIncast);
+  const SimRun longrun(kIncast, {"duration=\"1000s\""});
+  ASSERT_EQ(longrun.completed(), longrun.net->flows().size());
+  EXPECT_TRUE(longrun.net->ended_idle());
+  EXPECT_LT(longrun.net->ended_at(), 3 * kMs);
+  EXPECT_LT(longrun.net->totals().events, 10 * shortrun.net->totals().events);
+  for (size_t i = 0; i < longrun.net->flows().size(); ++i)
+    EXPECT_EQ(longrun.net->flows()[i].finish, shortrun.net->flows()[i].finish) << i;
+  // a run whose traffic outlasts the duration is not idle
+  const SimRun busy(kWebSearch, {"duration=\"2ms\"", "workload.traffic[0].stop=\"2ms\""});
+  EXPECT_FALSE(busy.net->ended_idle());
+  EXPECT_EQ(busy.net->ended_at(), 2 * kMs);
+}
+
 TEST(Network, PfcIncastIsLossless) {
   const SimRun r(kIncast);
   expect_invariants(r);
