@@ -66,6 +66,18 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   for (NodeId n = static_cast<NodeId>(topo_.num_hosts()); n < topo_.num_nodes(); ++n) build_switch(n);
   if (cfg_.balancer.components) build_components();
 
+  if (flow_list_.empty())
+    config_error(s_, "workload", "generates no flows within the duration (nothing to simulate)");
+  // A flow is at most 2^32 - 1 packets (32-bit sequence numbers, as RoCE's PSN space is
+  // bounded too); a larger one is refused instead of wrapping.
+  const uint64_t max_bytes = uint64_t{cfg_.nic.mtu} * 0xFFFFFFFFull;
+  for (const Flow& f : flow_list_) {
+    if (f.bytes > max_bytes) {
+      config_error(s_, "workload.traffic[" + std::to_string(f.source) + "]",
+                   "a flow of " + std::to_string(f.bytes) + " bytes is larger than the simulator represents (" +
+                       std::to_string(max_bytes) + " bytes: 2^32 - 1 packets of the MTU)");
+    }
+  }
   fs_.resize(flow_list_.size());
   results_.resize(flow_list_.size());
   successors_.resize(flow_list_.size());

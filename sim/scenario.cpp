@@ -1,3 +1,5 @@
+#include "sim/memory_estimate.h"
+#include "sim/text_file.h"
 #include "sim/balancer.h"
 #include "sim/scenario.h"
 
@@ -306,6 +308,7 @@ Topology parse_topology(const Obj& parent, std::string& type_out) {
       t.fail_link(l);
     }
   }
+  if (const std::string m = routing_memory_problem(t); !m.empty()) o.fail(o.path(), m);
   const Routing routing(t);
   const auto [src, dst] = routing.first_unreachable_pair();
   if (src != Routing::kUnreachable) {
@@ -687,12 +690,14 @@ std::string toml_to_json(const std::string& toml_text, const std::string& origin
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioOptions& opt) {
-  std::ifstream in(path);
-  if (!in) throw ScenarioError(path, "", "cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  try {
+    text = read_text_file(path, "scenario file");
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(path, "", e.what());
+  }
   const bool toml = path.size() > 5 && path.compare(path.size() - 5, 5, ".toml") == 0;
-  return parse_scenario(toml ? toml_to_json(ss.str(), path) : ss.str(), path, dirname(path), opt);
+  return parse_scenario(toml ? toml_to_json(text, path) : text, path, dirname(path), opt);
 }
 
 std::string summarize(const Scenario& s, const Routing& routing, const std::vector<Flow>& flows) {

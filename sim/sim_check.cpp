@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/cli.h"
+#include "sim/memory_estimate.h"
 #include "sim/network.h"
 #include "sim/routing.h"
 #include "sim/scenario.h"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   if (const int rc = ll::sim::parse_command_line(app, argc, argv); rc >= 0) return rc;
   try {
     const ll::sim::Scenario s = ll::sim::load_scenario(path, opt);
+    ll::sim::check_fits_in_memory(s);
     const ll::sim::Routing routing(s.topology);
     const std::vector<ll::sim::Flow> flows = ll::sim::generate_flows(s.traffic, s.topology, s.seed);
     const ll::sim::Network net(s, flows);  // the checks lossless_sim makes when it builds it

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "sim/cli.h"
+#include "sim/memory_estimate.h"
 #include "sim/network.h"
 #include "sim/out_dir.h"
 #include "sim/report.h"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   try {
     const Scenario s = load_scenario(path, opt);
+    check_fits_in_memory(s);
     const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
     Network net(s, flows);
     if (dir) {

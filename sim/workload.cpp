@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/text_file.h"
 #include "sim/units.h"
 
 namespace ll::sim {
@@ -16,6 +17,15 @@ namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw std::invalid_argument(where + ": " + what);
+}
+
+// A whole input file, capped (sim/text_file.h); errors name the file like fail() does.
+std::string read_input(const std::string& path, const std::string& what) {
+  try {
+    return read_text_file(path, what);
+  } catch (const std::runtime_error& e) {
+    fail(path, e.what());
+  }
 }
 
 bool parse_double(const std::string& tok, double& out) {
@@ -102,8 +112,7 @@ Cdf Cdf::from_points(std::vector<CdfPoint> points, const std::string& origin) {
 }
 
 Cdf Cdf::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot open flow-size CDF file");
+  std::istringstream in(read_input(path, "flow-size CDF file"));
   std::vector<CdfPoint> points;
   std::string line;
   for (size_t lineno = 1; std::getline(in, line); ++lineno) {
@@ -206,8 +215,7 @@ void TrafficSpec::validate(size_t hosts) const {
 }
 
 std::vector<Flow> load_flow_file(const std::string& path, const Topology& topo) {
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot open flow list file");
+  std::istringstream in(read_input(path, "flow list file"));
   std::vector<Flow> flows;
   std::string line;
   for (size_t lineno = 1; std::getline(in, line); ++lineno) {
