@@ -100,8 +100,10 @@ bool NpCyc::decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval) {
   return send;
 }
 
-bool NpCyc::clock(bool rst_n, uint64_t now, bool per_pkt, uint64_t interval, bool ce_valid,
-                  uint32_t ce_flow, bool out_ready) {
+bool NpCyc::clock(const In& in) {
+  const bool rst_n = in.rst_n, per_pkt = in.per_pkt, ce_valid = in.ce_valid, out_ready = in.out_ready;
+  const uint64_t now = in.now, interval = in.interval;
+  const uint32_t ce_flow = in.ce_flow;
   if (!rst_n) {
     reset();
     return false;
@@ -161,9 +163,11 @@ void RpCyc::fill(const Live& live) {
   while (!sweep_.done()) sweep_.clock();
 }
 
-RpCyc::Pulses RpCyc::clock(bool rst_n, uint64_t now, const Live& live, bool snap_valid,
-                           uint32_t snap_qp, bool snap_clr, bool cnp_valid, uint32_t cnp_qp,
-                           bool sent_valid, uint32_t sent_qp, uint32_t sent_bytes) {
+RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
+  const bool rst_n = in.rst_n, snap_valid = in.snap_valid, snap_clr = in.snap_clr, cnp_valid = in.cnp_valid,
+             sent_valid = in.sent_valid;
+  const uint64_t now = in.now;
+  const uint32_t snap_qp = in.snap_qp, cnp_qp = in.cnp_qp, sent_qp = in.sent_qp, sent_bytes = in.sent_bytes;
   Pulses p;
   if (!rst_n) {
     reset();
@@ -327,9 +331,10 @@ uint64_t WheelCyc::next_departure(uint32_t qp, uint32_t bytes, uint64_t now) {
   return d;
 }
 
-WheelCyc::Pulses WheelCyc::clock(bool rst_n, uint64_t now, bool rate_we, uint32_t rate_qp,
-                                 uint64_t rate, bool enq_valid, uint32_t enq_qp,
-                                 uint32_t enq_bytes, bool grant_ready) {
+WheelCyc::Pulses WheelCyc::clock(const In& in) {
+  const bool rst_n = in.rst_n, rate_we = in.rate_we, enq_valid = in.enq_valid, grant_ready = in.grant_ready;
+  const uint64_t now = in.now, rate = in.rate;
+  const uint32_t rate_qp = in.rate_qp, enq_qp = in.enq_qp, enq_bytes = in.enq_bytes;
   Pulses p;
   if (!rst_n) {
     reset();
@@ -531,9 +536,9 @@ static uint32_t stage_mask(uint32_t a) {
 void Model::tick(const Inputs& in) {
   cov_ = TickCov{};
   if (!in.rst_n) {
-    np_.clock(false, 0, false, 0, false, 0, false);
-    rp_.clock(false, 0, live_, false, 0, false, false, 0, false, 0, 0);
-    wheel_.clock(false, 0, false, 0, 0, false, 0, 0, false);
+    np_.clock(NpCyc::In{});
+    rp_.clock(RpCyc::In{}, live_);
+    wheel_.clock(WheelCyc::In{});
     reset_regs();
     return;
   }
@@ -546,13 +551,41 @@ void Model::tick(const Inputs& in) {
   const bool snap_acc = snap_valid && rp_.snap_ready(live);
   const bool g_accept = wheel_.grant_valid() && in.grant_ready;
   const bool np_s1 = np_.s1_valid();
-  const bool pushed = np_.clock(true, now_, live.np_per_pkt, live.np_interval, in.ce_valid, in.ce_flow, in.cnpo_ready);
+  NpCyc::In npi;
+  npi.rst_n = true;
+  npi.now = now_;
+  npi.per_pkt = live.np_per_pkt;
+  npi.interval = live.np_interval;
+  npi.ce_valid = in.ce_valid;
+  npi.ce_flow = in.ce_flow;
+  npi.out_ready = in.cnpo_ready;
+  const bool pushed = np_.clock(npi);
   const bool rate_we = rp_.rate_valid();
   const uint32_t rate_qp = rp_.rate_qp();
   const uint64_t rate = rp_.rate();
-  const auto rp = rp_.clock(true, now_, live, snap_valid, snap_qp_, snap_clr_, in.cnp_valid, in.cnp_qp,
-                            in.sent_valid, in.sent_qp, in.sent_bytes);
-  const auto wh = wheel_.clock(true, now_, rate_we, rate_qp, rate, in.enq_valid, in.enq_qp, in.enq_bytes, in.grant_ready);
+  RpCyc::In rpi;
+  rpi.rst_n = true;
+  rpi.now = now_;
+  rpi.snap_valid = snap_valid;
+  rpi.snap_qp = snap_qp_;
+  rpi.snap_clr = snap_clr_;
+  rpi.cnp_valid = in.cnp_valid;
+  rpi.cnp_qp = in.cnp_qp;
+  rpi.sent_valid = in.sent_valid;
+  rpi.sent_qp = in.sent_qp;
+  rpi.sent_bytes = in.sent_bytes;
+  const auto rp = rp_.clock(rpi, live);
+  WheelCyc::In wi;
+  wi.rst_n = true;
+  wi.now = now_;
+  wi.rate_we = rate_we;
+  wi.rate_qp = rate_qp;
+  wi.rate = rate;
+  wi.enq_valid = in.enq_valid;
+  wi.enq_qp = in.enq_qp;
+  wi.enq_bytes = in.enq_bytes;
+  wi.grant_ready = in.grant_ready;
+  const auto wh = wheel_.clock(wi);
   rvalid_ = in.cfg_re;
   rdata_ = rd;
   // writes
@@ -608,7 +641,9 @@ void Model::tick(const Inputs& in) {
 void Model::reset_transaction() {
   reset_regs();
   np_.reset();
-  while (!np_.done()) np_.clock(true, 0, false, 0, false, 0, false);
+  NpCyc::In idle;
+  idle.rst_n = true;
+  while (!np_.done()) np_.clock(idle);
   rp_.fill(live_);
   wheel_.fill();
 }

@@ -85,8 +85,17 @@ class NpCyc {
   uint32_t out_flow() const { return fifo_[rd_]; }
   // returns true if a CNP was pushed this cycle (the NIC-wide counter)
   bool s1_valid() const { return s1_valid_; }
-  bool clock(bool rst_n, uint64_t now, bool per_pkt, uint64_t interval, bool ce_valid,
-             uint32_t ce_flow, bool out_ready);
+  // One cycle's inputs, by name (dcqcn_np's ports; zero = in reset).
+  struct In {
+    bool rst_n = false;
+    uint64_t now = 0;
+    bool per_pkt = false;
+    uint64_t interval = 0;
+    bool ce_valid = false;
+    uint32_t ce_flow = 0;
+    bool out_ready = false;
+  };
+  bool clock(const In& in);
   // transaction: a CE-marked packet of `flow` at time t; true if a CNP is sent
   bool marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval);
   void clear(uint32_t flow) { ram_.at(flow) = NpEntry{}; }  // transaction: a new flow in this entry
@@ -166,9 +175,19 @@ class RpCyc {
     Ev replay_kind = Ev::Scan;
     bool replay_blocks_same_qp = false;    // S1 waits behind a replay of its own QP
   };
-  Pulses clock(bool rst_n, uint64_t now, const Live& live, bool snap_valid, uint32_t snap_qp,
-               bool snap_clr, bool cnp_valid, uint32_t cnp_qp, bool sent_valid, uint32_t sent_qp,
-               uint32_t sent_bytes);
+  // One cycle's inputs, by name (dcqcn_rp's ports; zero = in reset).
+  struct In {
+    bool rst_n = false;
+    uint64_t now = 0;
+    bool snap_valid = false;
+    uint32_t snap_qp = 0;
+    bool snap_clr = false;
+    bool cnp_valid = false;
+    uint32_t cnp_qp = 0;
+    bool sent_valid = false;
+    uint32_t sent_qp = 0, sent_bytes = 0;
+  };
+  Pulses clock(const In& in, const Live& live);
   Qp<Fixed>& entry(size_t q) { return ram_.at(q); }
   const Qp<Fixed>& entry(size_t q) const { return ram_.at(q); }
   void fill(const Live& live);  // reset + sweep done at once (transaction use)
@@ -221,8 +240,18 @@ class WheelCyc {
     bool reinsert = false;
     bool wrap = false;   // the drain pointer passed slot Slots-1 -> 0
   };
-  Pulses clock(bool rst_n, uint64_t now, bool rate_we, uint32_t rate_qp, uint64_t rate,
-               bool enq_valid, uint32_t enq_qp, uint32_t enq_bytes, bool grant_ready);
+  // One cycle's inputs, by name (dcqcn_wheel's ports; zero = in reset).
+  struct In {
+    bool rst_n = false;
+    uint64_t now = 0;
+    bool rate_we = false;
+    uint32_t rate_qp = 0;
+    uint64_t rate = 0;
+    bool enq_valid = false;
+    uint32_t enq_qp = 0, enq_bytes = 0;
+    bool grant_ready = false;
+  };
+  Pulses clock(const In& in);
   // transaction face: Carousel departure time of a `bytes` packet of qp at time now
   // (Q48.16 ticks), updating the QP's t_last; uses the QP's rate as last written.
   uint64_t next_departure(uint32_t qp, uint32_t bytes, uint64_t now);

@@ -14,6 +14,22 @@
 namespace ll::dcqcn {
 namespace {
 
+// WheelCyc::In by position, for the tests' compact stimulus tables.
+WheelCyc::In win(bool rst_n, uint64_t now, bool rate_we, uint32_t rate_qp, uint64_t rate, bool enq_valid,
+                 uint32_t enq_qp, uint32_t enq_bytes, bool grant_ready) {
+  WheelCyc::In in;
+  in.rst_n = rst_n;
+  in.now = now;
+  in.rate_we = rate_we;
+  in.rate_qp = rate_qp;
+  in.rate = rate;
+  in.enq_valid = enq_valid;
+  in.enq_qp = enq_qp;
+  in.enq_bytes = enq_bytes;
+  in.grant_ready = grant_ready;
+  return in;
+}
+
 struct Grant {
   uint64_t load;  // tick at which grant_valid rose
   uint32_t qp, bytes;
@@ -36,10 +52,10 @@ WheelRun run(const Config& cfg, const std::vector<uint64_t>& rates, unsigned pac
   r.cfg = cfg;
   WheelCyc w(cfg);
   std::mt19937_64 rng(seed);
-  w.clock(false, 0, false, 0, 0, false, 0, 0, false);
+  w.clock(win(false, 0, false, 0, 0, false, 0, 0, false));
   uint64_t now = 0;
-  while (!w.done()) w.clock(true, now++, false, 0, 0, false, 0, 0, false);
-  for (uint32_t q = 0; q < rates.size(); ++q) w.clock(true, now++, true, q, rates[q], false, 0, 0, false);
+  while (!w.done()) w.clock(win(true, now++, false, 0, 0, false, 0, 0, false));
+  for (uint32_t q = 0; q < rates.size(); ++q) w.clock(win(true, now++, true, q, rates[q], false, 0, 0, false));
   std::deque<std::pair<uint32_t, uint32_t>> pend;
   std::vector<unsigned> left(rates.size(), packets);
   // MTU-class packets: a QP's next token is computed when its previous one is granted,
@@ -63,7 +79,7 @@ WheelRun run(const Config& cfg, const std::vector<uint64_t>& rates, unsigned pac
                           static_cast<int64_t>(now << kTimeFrac) - static_cast<int64_t>(w.grant_departure())});
     const bool g_acc = gv && gr;
     const uint32_t gq = w.grant_qp();
-    const auto p = w.clock(true, now, false, 0, 0, enq_v, eq, eb, gr);
+    const auto p = w.clock(win(true, now, false, 0, 0, enq_v, eq, eb, gr));
     r.reinserts += p.reinsert;
     if (enq_acc) pend.pop_front();
     prev_valid = gv && !g_acc;
