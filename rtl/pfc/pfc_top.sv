@@ -386,11 +386,11 @@ module pfc_top #(
   assign e_wrest  = eq_cur[E_WREST +: StatW];
 
   // next fields
-  logic [CntW-1:0]   n_cnt, n_hdr, n_hpeak, n_ecnt;
-  logic              n_xoff, n_pact, n_storm;
-  logic [TimerW-1:0] n_rt, n_wdt;
-  logic [StatW-1:0]  n_psent, n_hdrop, n_prcv, n_ptime, n_wstorm, n_wdrop, n_wrest;
-  logic [RemW-1:0]   n_rem;
+  logic [CntW-1:0]   cnt_d, hdr_d, hpeak_d, ecnt_d;
+  logic              xoff_d, pact_d, storm_d;
+  logic [TimerW-1:0] rt_d, wdt_d;
+  logic [StatW-1:0]  psent_d, hdrop_d, prcv_d, ptime_d, wstorm_d, wdrop_d, wrest_d;
+  logic [RemW-1:0]   rem_d;
   // pools and outputs (next)
   logic [CntW-1:0]   sh_used_d, hdr_used_d, egll_used_d, egly_used_d;
   logic              dec_v_d, pz_v_d;
@@ -439,10 +439,10 @@ module pfc_top #(
     logic [29:0]     dec_bits;
     logic [TimerW-1:0] tt;
     // defaults: entries unchanged, nothing written or emitted
-    n_cnt = i_cnt; n_hdr = i_hdr; n_xoff = i_xoff; n_rt = i_rt; n_psent = i_psent;
-    n_hdrop = i_hdrop; n_hpeak = i_hpeak;
-    n_ecnt = e_cnt; n_pact = e_pact; n_rem = e_rem; n_storm = e_storm; n_wdt = e_wdt;
-    n_prcv = e_prcv; n_ptime = e_ptime; n_wstorm = e_wstorm; n_wdrop = e_wdrop; n_wrest = e_wrest;
+    cnt_d = i_cnt; hdr_d = i_hdr; xoff_d = i_xoff; rt_d = i_rt; psent_d = i_psent;
+    hdrop_d = i_hdrop; hpeak_d = i_hpeak;
+    ecnt_d = e_cnt; pact_d = e_pact; rem_d = e_rem; storm_d = e_storm; wdt_d = e_wdt;
+    prcv_d = e_prcv; ptime_d = e_ptime; wstorm_d = e_wstorm; wdrop_d = e_wdrop; wrest_d = e_wrest;
     sh_used_d = sh_used_q; hdr_used_d = hdr_used_q; egll_used_d = egll_used_q; egly_used_d = egly_used_q;
     iq_we1 = 1'b0; eq_we1 = 1'b0;
     dec_v_d = 1'b0; dec_d = DecAdmit; why_d = WhyNone;
@@ -465,26 +465,26 @@ module pfc_top #(
         OpAdm: begin
           iq_we1 = 1'b1; eq_we1 = 1'b1; dec_v_d = 1'b1;
           if (e_storm) begin
-            dec_d = DecDrop; why_d = WhyWd; n_wdrop = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
+            dec_d = DecDrop; why_d = WhyWd; wdrop_d = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
           end else if (s1_ll_q) begin
             if (live_pool_q && {1'b0, egll_used_q} + len_x > {1'b0, live_egll_q}) begin
-              dec_d = DecDrop; why_d = WhyEgll; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+              dec_d = DecDrop; why_d = WhyEgll; hdrop_d = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
             end else if (!i_xoff && fits) begin
-              n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
-              n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
+              cnt_d = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
+              ecnt_d = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
               cnt_inc[CAdmit] = 1'b1;
             end else begin
               if (!i_xoff) begin
-                n_xoff = 1'b1; n_rt = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q;
-                n_psent = sinc(i_psent); cnt_inc[CPauseTx] = 1'b1;
+                xoff_d = 1'b1; rt_d = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q;
+                psent_d = sinc(i_psent); cnt_inc[CPauseTx] = 1'b1;
               end
               if (hok) begin
-                dec_d = DecHdrm; n_hdr = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
-                n_hpeak = (i_hdr + len_x[CntW-1:0] > i_hpeak) ? i_hdr + len_x[CntW-1:0] : i_hpeak;
-                n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
+                dec_d = DecHdrm; hdr_d = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
+                hpeak_d = (i_hdr + len_x[CntW-1:0] > i_hpeak) ? i_hdr + len_x[CntW-1:0] : i_hpeak;
+                ecnt_d = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
                 cnt_inc[CHdrm] = 1'b1;
               end else begin
-                dec_d = DecDrop; why_d = WhyHdrm; n_hdrop = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
+                dec_d = DecDrop; why_d = WhyHdrm; hdrop_d = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
               end
             end
           end else begin
@@ -493,8 +493,8 @@ module pfc_top #(
             end else if (live_pool_q && !egfit) begin
               dec_d = DecDrop; why_d = WhyEgly; cnt_inc[CLossy] = 1'b1;
             end else begin
-              n_cnt = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
-              n_ecnt = cadd(e_cnt, len_x[CntW-1:0]); egly_used_d = cadd(egly_used_q, len_x[CntW-1:0]);
+              cnt_d = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
+              ecnt_d = cadd(e_cnt, len_x[CntW-1:0]); egly_used_d = cadd(egly_used_q, len_x[CntW-1:0]);
               cnt_inc[CAdmit] = 1'b1;
             end
           end
@@ -506,12 +506,12 @@ module pfc_top #(
           hd = (i_hdr < len_x[CntW-1:0]) ? i_hdr : len_x[CntW-1:0];
           rest = len_x[CntW-1:0] - hd;
           cd = (i_cnt < rest) ? i_cnt : rest;
-          n_hdr = i_hdr - hd;
-          n_cnt = i_cnt - cd;
+          hdr_d = i_hdr - hd;
+          cnt_d = i_cnt - cd;
           release_b = (cd < over_old) ? cd : over_old;
           sh_used_d = csub(sh_used_q, release_b);
           hdr_used_d = csub(hdr_used_q, hd);
-          n_ecnt = csub(e_cnt, len_x[CntW-1:0]);
+          ecnt_d = csub(e_cnt, len_x[CntW-1:0]);
           if (s1_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
           else         egly_used_d = csub(egly_used_q, len_x[CntW-1:0]);
           // XON only with the headroom empty after the departure (hdr <= len), so the next
@@ -520,17 +520,17 @@ module pfc_top #(
           xon = {1'b0, i_hdr} <= len_x &&
                 (tot <= len_x || (!k_dep[CntW+2] && (CntW + 3)'(tot) <= k_dep));
           if (i_xoff && xon) begin
-            n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
+            xoff_d = 1'b0; rt_d = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
           end
         end
         OpPfc: begin
           eq_we1 = 1'b1;
-          n_prcv = sinc(e_prcv);
+          prcv_d = sinc(e_prcv);
           if (s1_quanta_q != 16'd0) begin
-            n_pact = 1'b1; n_rem = {s1_quanta_q, 9'd0}; cnt_inc[CPauseRx] = 1'b1;
-            if (e_storm) n_wdt = '0;
+            pact_d = 1'b1; rem_d = {s1_quanta_q, 9'd0}; cnt_inc[CPauseRx] = 1'b1;
+            if (e_storm) wdt_d = '0;
           end else begin
-            n_pact = 1'b0; n_rem = '0; cnt_inc[CResumeRx] = 1'b1;
+            pact_d = 1'b0; rem_d = '0; cnt_inc[CResumeRx] = 1'b1;
           end
         end
         OpSweep: begin
@@ -540,68 +540,68 @@ module pfc_top #(
             // the same rule as a departure: headroom empty, then count zero or low enough
             xon = i_hdr == '0 && (tot == '0 || (!k_sw[CntW+2] && (CntW + 3)'(tot) <= k_sw));
             if (xon) begin
-              n_xoff = 1'b0; n_rt = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
+              xoff_d = 1'b0; rt_d = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
             end else begin
               tt = tadd(i_rt, sw_e_q);
               if (live_refresh_q != '0 && tt >= live_refresh_q) begin
-                n_rt = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q; n_psent = sinc(i_psent);
+                rt_d = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q; psent_d = sinc(i_psent);
                 cnt_inc[CPauseTx] = 1'b1;
               end else begin
-                n_rt = tt;
+                rt_d = tt;
               end
             end
           end
           // egress side: paused time, quanta countdown, watchdog
           peff = e_pact && !e_storm;
-          if (peff) n_ptime = sadd(e_ptime, sw_e_q);
+          if (peff) ptime_d = sadd(e_ptime, sw_e_q);
           dec_bits = 30'(sw_e_q) * 30'(bpt_q);
           if (e_pact) begin
-            if (30'(e_rem) <= dec_bits) begin n_pact = 1'b0; n_rem = '0; end
-            else n_rem = e_rem - RemW'(dec_bits);
+            if (30'(e_rem) <= dec_bits) begin pact_d = 1'b0; rem_d = '0; end
+            else rem_d = e_rem - RemW'(dec_bits);
           end
           wd_on = live_wddet_q != '0 && live_llmask_q[s1_qe_q[2:0]];
           if (!wd_on) begin
-            n_storm = 1'b0; n_wdt = '0;
+            storm_d = 1'b0; wdt_d = '0;
           end else if (!e_storm) begin
             if (peff && e_cnt != '0) begin
               tt = tadd(e_wdt, sw_e_q);
               if (tt >= live_wddet_q) begin
-                n_storm = 1'b1; n_wdt = '0; n_wstorm = sinc(e_wstorm); cnt_inc[CStorm] = 1'b1;
+                storm_d = 1'b1; wdt_d = '0; wstorm_d = sinc(e_wstorm); cnt_inc[CStorm] = 1'b1;
               end else begin
-                n_wdt = tt;
+                wdt_d = tt;
               end
             end else begin
-              n_wdt = '0;
+              wdt_d = '0;
             end
           end else begin
-            if (n_pact) begin
-              n_wdt = '0;
+            if (pact_d) begin
+              wdt_d = '0;
             end else begin
               tt = tadd(e_wdt, sw_e_q);
               if (tt >= live_wdres_q) begin
-                n_storm = 1'b0; n_wdt = '0; n_wrest = sinc(e_wrest); cnt_inc[CRestore] = 1'b1;
+                storm_d = 1'b0; wdt_d = '0; wrest_d = sinc(e_wrest); cnt_inc[CRestore] = 1'b1;
               end else begin
-                n_wdt = tt;
+                wdt_d = tt;
               end
             end
           end
         end
         OpStat: begin
           iq_we1 = 1'b1; eq_we1 = 1'b1; snap_we = s1_snap_q;
-          if (s1_clr_q[0]) n_psent = '0;
-          if (s1_clr_q[1]) n_hdrop = '0;
-          if (s1_clr_q[2]) n_hpeak = '0;
-          if (s1_clr_q[3]) n_prcv = '0;
-          if (s1_clr_q[4]) n_ptime = '0;
-          if (s1_clr_q[5]) n_wstorm = '0;
-          if (s1_clr_q[6]) n_wdrop = '0;
-          if (s1_clr_q[7]) n_wrest = '0;
+          if (s1_clr_q[0]) psent_d = '0;
+          if (s1_clr_q[1]) hdrop_d = '0;
+          if (s1_clr_q[2]) hpeak_d = '0;
+          if (s1_clr_q[3]) prcv_d = '0;
+          if (s1_clr_q[4]) ptime_d = '0;
+          if (s1_clr_q[5]) wstorm_d = '0;
+          if (s1_clr_q[6]) wdrop_d = '0;
+          if (s1_clr_q[7]) wrest_d = '0;
         end
         default: ;
       endcase
     end
-    iq_wd1 = {n_hpeak, n_hdrop, n_psent, n_rt, n_xoff, n_hdr, n_cnt};
-    eq_wd1 = {n_wrest, n_wdrop, n_wstorm, n_ptime, n_prcv, n_wdt, n_storm, n_rem, n_pact, n_ecnt};
+    iq_wd1 = {hpeak_d, hdrop_d, psent_d, rt_d, xoff_d, hdr_d, cnt_d};
+    eq_wd1 = {wrest_d, wdrop_d, wstorm_d, ptime_d, prcv_d, wdt_d, storm_d, rem_d, pact_d, ecnt_d};
   end
 
   // ------------------------------------------------------------------ sequential
@@ -657,8 +657,8 @@ module pfc_top #(
       else if (hdr_used_q > hdr_peak_q) hdr_peak_q <= hdr_used_q;
       // egress paused / storm flags
       if (s1_valid_q && (s1_op_q == OpPfc || s1_op_q == OpSweep)) begin
-        paused_q[s1_qe_q] <= n_pact && !n_storm;
-        storm_q[s1_qe_q]  <= n_storm;
+        paused_q[s1_qe_q] <= pact_d && !storm_d;
+        storm_q[s1_qe_q]  <= storm_d;
       end
       // STAT_CMD
       if (stat_cmd_we) begin
