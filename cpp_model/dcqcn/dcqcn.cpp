@@ -68,13 +68,7 @@ void Config::validate() const {
   if (tps() == 0) bad("TickPs too large");
 }
 
-Config Config::from_params(const std::map<std::string, uint64_t>& p) {
-  Config c;
-  for (const auto& [k, v] : p)
-    if (!params::set(c, k, v)) throw std::invalid_argument("dcqcn: unknown parameter '" + k + "'");
-  c.validate();
-  return c;
-}
+Config Config::from_params(const std::map<std::string, uint64_t>& p) { return params::from_params<Config>(p); }
 
 unsigned Config::qw() const { return clog2(Queues); }
 uint64_t Config::tps() const { return static_cast<uint64_t>((static_cast<unsigned __int128>(1000000000000ull) << kTimeFrac) / TickPs); }

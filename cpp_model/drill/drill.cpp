@@ -24,13 +24,7 @@ void Config::validate() const {
   if (const std::string e = params::check(*this); !e.empty()) bad(e);
 }
 
-Config Config::from_params(const std::map<std::string, uint64_t>& p) {
-  Config c;
-  for (const auto& [k, v] : p)
-    if (!params::set(c, k, v)) bad("unknown parameter '" + k + "'");
-  c.validate();
-  return c;
-}
+Config Config::from_params(const std::map<std::string, uint64_t>& p) { return params::from_params<Config>(p); }
 
 unsigned Config::port_aw() const { return clog2(Ports); }
 unsigned Config::rand_bits() const { return clog2(Ports) + kRandExtraBits; }

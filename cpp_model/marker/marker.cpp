@@ -35,13 +35,7 @@ void Config::validate() const {
   if (const std::string e = params::check(*this); !e.empty()) bad(e);
 }
 
-Config Config::from_params(const std::map<std::string, uint64_t>& p) {
-  Config c;
-  for (const auto& [k, v] : p)
-    if (!params::set(c, k, v)) bad("unknown parameter '" + k + "'");
-  c.validate();
-  return c;
-}
+Config Config::from_params(const std::map<std::string, uint64_t>& p) { return params::from_params<Config>(p); }
 
 uint32_t Profile::flags_word() const {
   return (enable ? 1u : 0u) | (ewma ? 2u : 0u) | (deq ? 4u : 0u) | (drop ? 8u : 0u) | ((w & 0xF) << 4);
