@@ -2,10 +2,10 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <stdexcept>
 #include <string>
 
 #include "common/bits.h"
+#include "common/params_util.h"
 
 namespace ll::dcqcn::params {
 
@@ -43,15 +43,10 @@ bool set(Config& c, const std::string& name, uint64_t v) {
   return false;
 }
 
-// Config::from_params: every named parameter set, then Config::validate();
-// std::invalid_argument on an unknown name or a broken rule.
+// Config::from_params: every named parameter set, then Config::validate().
 template <class Config>
 Config from_params(const std::map<std::string, uint64_t>& p) {
-  Config c;
-  for (const auto& [k, v] : p)
-    if (!set(c, k, v)) throw std::invalid_argument("dcqcn: unknown parameter '" + k + "'");
-  c.validate();
-  return c;
+  return ::ll::config_from_params<Config>(p, "dcqcn", set<Config>);
 }
 
 }  // namespace ll::dcqcn::params
