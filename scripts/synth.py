@@ -7,17 +7,57 @@ For each configuration in synth/<block>/configs.json:
   2. IHP SG13G2 130 nm: dfflibmap + abc -liberty: area in um^2 and NAND2 equivalents
      (memories excluded, reported in bits), and ABC's delay estimate of the longest
      register-to-register logic path;
+  2b. static timing of that netlist with OpenSTA (`sta`, see "Static timing" below);
   3. Xilinx 7-series: synth_xilinx -family xc7 -noiopad: LUT / FF / DSP / BRAM counts;
   4. iCE40 HX8K (configs with "ice40": true): the block wrapped in registers and fed
      through a serial shift chain, synth_ice40 + nextpnr-ice40 --seed 1: logic cells and
      the placed-and-routed Fmax.
 Reports: synth/reports/<block>/<config>.{md,json} and the table in README.md.
 
+Static timing (step 2b): the SG13G2 netlist is written with `write_verilog -noattr`
+(after `splitnets -ports`, which OpenSTA's Verilog reader needs) and timed by
+`sta -no_init -exit` with a generated Tcl script: the Liberty
+synth/techlib/sg13g2_stdcell_typ_1p20V_25C.lib (typical corner only), its smallest
+wire-load model (found in the .lib: the one with the least wire capacitance per fanout,
+"Zero"; mode "top"), and an SDC generated per block: one clock on the block's clock port
+(`clock_port`, default clk_i) with the period `clock_ns` of synth/<block>/configs.json (a
+configuration may override it), ideal clock network. I/O is registered by constraint:
+every input arrives `IO_IN_DELAY_NS` after the edge (the clock-to-Q of an sg13g2_dfrbp_1
+flip-flop) and every output must arrive `IO_OUT_DELAY_NS` before the next edge (that
+flip-flop's setup time) into a load of one flip-flop D pin, so every path is timed as
+register to register. Memories kept as `$mem` are black boxes: each becomes a cell of a
+generated Liberty (build/synth/work/<b>/<c>/sta_mem.lib) with a stated read access time
+(clock -> read data) and setup time (address, enable, data -> clock):
+  - memories of at most FLOP_RAM_BITS bits are modelled as flip-flop register files: read
+    data launched by a flip-flop (clock-to-Q 0.20 ns), inputs need the flip-flop setup
+    plus one mux2 level per address bit (0.12 + 0.10 * ceil(log2(depth)) ns);
+  - larger memories are modelled as IHP SG13G2 two-port SRAM macros (public Liberty
+    of the IHP Open PDK, typical corner): access 3.10 ns up to 64 words
+    (RM_IHPSG13_2P_64x32_c2), 4.31 ns above (RM_IHPSG13_2P_1024x16_c2); setup 0.21 ns.
+An asynchronous read port gets a combinational address -> data arc of the same size.
+Reported: worst slack (WNS, negative when the target is missed), TNS, the STA Fmax
+1 / (period - WNS), and the three worst paths (startpoint, endpoint, logic stages,
+arrival). Any error or unexpected warning from sta fails the configuration.
+
+Budgets (synth/baseline.json, one entry per configuration "<block>/<config>"):
+nand2_eq, memory_bits, sta_wns_ns (with the clock it was measured at) and
+ice40_fmax_mhz. A run fails when, for a configuration it synthesised,
+  - NAND2-eq or memory bits grow more than 5% over the baseline (AREA_TOLERANCE),
+  - the STA worst slack falls below its floor: baseline WNS - 5% of the clock period
+    (WNS_FLOOR_FRACTION; 0.2 ns at 4 ns), or the clock period changed,
+  - the iCE40 Fmax falls below its floor: 90% of the baseline (FMAX_TOLERANCE;
+    nextpnr's placement moves Fmax by a few percent on small netlist changes),
+  - or the configuration has no baseline entry.
+Updating a baseline is a deliberate commit that says why (`--update-baseline`).
+
 Usage:
-  synth.py                       every configuration, reports + README table
+  synth.py                       every configuration, reports + README table, checked
+                                 against synth/baseline.json
   synth.py --smoke               one configuration per block ("smoke": true), checked
-                                 against synth/baseline.json (Fmax >= 90% of baseline)
-  synth.py --smoke --update-baseline   rewrite synth/baseline.json (a deliberate commit)
+                                 against synth/baseline.json (what `make test` runs)
+  synth.py [--smoke] --update-baseline   rewrite the baseline entries of the configurations run
+  synth.py --check-baseline FILE check the committed reports (synth/reports) against FILE
+                                 (no synthesis; exit 1 on any budget failure)
   synth.py [--block B] [--config C] [-j N] [--out DIR]
 """
 import argparse
@@ -37,8 +77,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "synth", "techlib", "sg13g2_stdcell_typ_1p20V_25C.lib")
 BASELINE = os.path.join(ROOT, "synth", "baseline.json")
 README = os.path.join(ROOT, "README.md")
-FMAX_TOLERANCE = 0.90
+FMAX_TOLERANCE = 0.90       # iCE40 Fmax floor: 90% of the baseline
+AREA_TOLERANCE = 1.05       # NAND2-eq and memory bits: at most 5% over the baseline
+WNS_FLOOR_FRACTION = 0.05   # STA slack floor: baseline WNS - 5% of the clock period
 ABC_TARGET_PS = 4000
+DEFAULT_CLOCK_NS = 4.0
+# registered I/O (OpenSTA on the Liberty: sg13g2_dfrbp_1 CLK->Q driving one D pin 0.18 ns,
+# setup 0.12 ns, D pin 0.0018 pF)
+IO_IN_DELAY_NS = 0.18
+IO_OUT_DELAY_NS = 0.12
+IO_LOAD_PF = 0.0018
+# memory black boxes (see the module docstring)
+FLOP_RAM_BITS = 8192
+RF_ACCESS_NS = 0.20
+RF_SETUP_NS = 0.12
+RF_MUX_LEVEL_NS = 0.10
+SRAM_ACCESS_SMALL_NS = 3.10   # RM_IHPSG13_2P_64x32_c2, typ 1.20 V 25 C, clk -> A_DOUT
+SRAM_ACCESS_NS = 4.31         # RM_IHPSG13_2P_1024x16_c2, typ 1.20 V 25 C, clk -> A_DOUT
+SRAM_SMALL_WORDS = 64
+SRAM_SETUP_NS = 0.21          # worst A_MEN / A_WEN setup of both macros at the smallest slews
 
 
 def die(msg):
@@ -74,6 +131,12 @@ def load_configs(block):
         if "name" not in c or "params" not in c:
             die(f"{path}: every configuration needs 'name' and 'params'")
         c.setdefault("top", spec["top"])
+        c.setdefault("clock_ns", spec.get("clock_ns", DEFAULT_CLOCK_NS))
+        c.setdefault("clock_port", spec.get("clock_port", "clk_i"))
+        if not isinstance(c["clock_ns"], (int, float)) or isinstance(c["clock_ns"], bool) or c["clock_ns"] <= 0:
+            die(f"{path}: {c['name']}: clock_ns must be a positive number of ns (got {c['clock_ns']!r})")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(c["clock_port"])):
+            die(f"{path}: {c['name']}: clock_port must be a port name (got {c['clock_port']!r})")
     return spec
 
 
@@ -104,6 +167,343 @@ def parse_stat_cells(text):
     for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", last, re.M):
         cells[m.group(1)] = int(m.group(2))
     return total, cells
+
+
+# ---------------------------------------------------------------------------------------
+# Static timing with OpenSTA
+
+def smallest_wire_load(lib_path=LIB):
+    """The Liberty's wire-load model with the least wire capacitance at every fanout it
+    lists (capacitance per unit length x fanout length); returns (name, description)."""
+    text = open(lib_path).read()
+    best = None
+    for m in re.finditer(r'wire_load\s*\(\s*"?([^")\s]+)"?\s*\)\s*\{(.*?)\n\s*\}', text, re.S):
+        name, body = m.group(1), m.group(2)
+        cap = re.search(r"capacitance\s*:\s*([0-9.eE+-]+)", body)
+        fl = [(int(a), float(b)) for a, b in re.findall(r"fanout_length\s*\(\s*(\d+)\s*,\s*([0-9.eE+-]+)\s*\)", body)]
+        if not cap or not fl:
+            continue
+        worst = max(float(cap.group(1)) * length for _, length in fl)
+        if best is None or worst < best[0]:
+            best = (worst, name, float(cap.group(1)), fl)
+    if best is None:
+        die(f"{lib_path}: no wire_load group with capacitance and fanout_length")
+    _, name, cap, fl = best
+    lengths = ", ".join(f"fanout {f}: {length:g}" for f, length in fl)
+    return name, f"{cap:g} pF per unit length, lengths {lengths}"
+
+
+def mem_timing(width, size):
+    """(class, access ns, setup ns) of a black-boxed memory (see the module docstring)."""
+    bits = width * size
+    if bits <= FLOP_RAM_BITS:
+        levels = max(1, (size - 1).bit_length())
+        return "register file", RF_ACCESS_NS, round(RF_SETUP_NS + RF_MUX_LEVEL_NS * levels, 3)
+    acc = SRAM_ACCESS_SMALL_NS if size <= SRAM_SMALL_WORDS else SRAM_ACCESS_NS
+    return "SRAM macro", acc, SRAM_SETUP_NS
+
+
+def _split_concat(expr):
+    """Bits (MSB first) of a Yosys write_verilog connection: a net, a constant or a
+    concatenation of them (nets are one bit after `splitnets -ports`)."""
+    expr = expr.strip()
+    if expr.startswith("{") and expr.endswith("}"):
+        parts, cur, i, body = [], "", 0, expr[1:-1]
+        while i < len(body):
+            ch = body[i]
+            if ch == "\\":  # escaped identifier: up to the next whitespace
+                j = i
+                while j < len(body) and not body[j].isspace():
+                    j += 1
+                cur += body[i:j] + " "
+                i = j
+                continue
+            if ch == ",":
+                parts.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+            i += 1
+        if cur.strip():
+            parts.append(cur.strip())
+        bits = []
+        for part in parts:
+            bits += _split_concat(part)
+        return bits
+    m = re.fullmatch(r"(\d+)'([bhd])([0-9a-fA-FxXzZ_]+)", expr)
+    if m:
+        n, base, digits = int(m.group(1)), m.group(2), m.group(3).replace("_", "")
+        if base == "d":
+            val = bin(int(digits))[2:]
+        elif base == "h":
+            val = "".join("xxxx" if d in "xX" else ("zzzz" if d in "zZ" else format(int(d, 16), "04b")) for d in digits)
+        else:
+            val = digits
+        val = val.rjust(n, "0")[-n:]
+        return ["1'b0" if b == "0" else ("1'b1" if b == "1" else "1'b0") for b in val]
+    if re.search(r"[\[\]]", expr) and not expr.startswith("\\"):
+        raise RuntimeError(f"STA netlist: unexpected multi-bit connection '{expr[:80]}'")
+    return [expr]
+
+
+def blackbox_memories(netlist_in, netlist_out, lib_out):
+    """Replace every LL_STA_MEM instance (a $mem_v2 cell renamed by chtype) by a cell of a
+    generated Liberty with scalar pins and the stated timing; returns the memory list."""
+    text = open(netlist_in).read()
+    pat = re.compile(r"^(\s*)LL_STA_MEM\s*#\((.*?)\n\s*\)\s*(\\\S+\s|\S+)\s*\((.*?)\n\s*\);", re.S | re.M)
+    shapes, mems, pieces, last = {}, [], [], 0
+    for m in pat.finditer(text):
+        params = {k: v for k, v in re.findall(r"\.(\w+)\(([^()]*)\)", m.group(2))}
+
+        def ival(k):
+            v = params.get(k)
+            if v is None:
+                raise RuntimeError(f"STA netlist: memory {m.group(3).strip()} has no parameter {k}")
+            mm = re.fullmatch(r"(?:\d+'[sd]?d?)?(\d+)", v.strip())
+            if mm:
+                return int(mm.group(1))
+            mm = re.fullmatch(r"(\d+)'h([0-9a-fA-F]+)", v.strip())
+            if mm:
+                return int(mm.group(2), 16)
+            mm = re.fullmatch(r"(\d+)'b([01]+)", v.strip())
+            if mm:
+                return int(mm.group(2), 2)
+            raise RuntimeError(f"STA netlist: cannot read parameter {k}={v}")
+        abits, width, size = ival("ABITS"), ival("WIDTH"), ival("SIZE")
+        nrd, nwr = ival("RD_PORTS"), ival("WR_PORTS")
+        rd_clk_en = ival("RD_CLK_ENABLE") if nrd else 0
+        conns = {}
+        for cm in re.finditer(r"\.(\w+)\((.*?)\)(?=\s*,\s*\n|\s*$)", m.group(4), re.S):
+            conns[cm.group(1)] = _split_concat(cm.group(2)) if cm.group(2).strip() else []
+        want = {"RD_CLK": nrd, "RD_EN": nrd, "RD_ADDR": abits * nrd, "RD_DATA": width * nrd,
+                "WR_CLK": nwr, "WR_EN": width * nwr, "WR_ADDR": abits * nwr, "WR_DATA": width * nwr}
+        for port, n in want.items():
+            if n and len(conns.get(port, [])) != n:
+                raise RuntimeError(f"STA netlist: memory {m.group(3).strip()} port {port} has "
+                                   f"{len(conns.get(port, []))} bits, expected {n}")
+        cls, acc, su = mem_timing(width, size)
+        key = (abits, width, size, nrd, nwr, rd_clk_en, cls)
+        if key not in shapes:
+            shapes[key] = f"ll_sta_mem_{len(shapes)}"
+        cell = shapes[key]
+        pins = []
+        for port, n in want.items():
+            bits = conns.get(port, [])
+            for i in range(n):  # connection lists are MSB first; pin index = bit index
+                b = bits[n - 1 - i]
+                pins.append(f".{port}_{i}({b}{' ' if b.startswith(chr(92)) else ''})")  # escaped names end in a space
+        pieces.append(text[last:m.start()])
+        pieces.append(f"{m.group(1)}{cell} {m.group(3).strip()} ( " + ", ".join(pins) + " );")
+        last = m.end()
+        memid = params.get("MEMID", "").strip().strip('"').replace("\\\\", "")
+        mems.append({"name": memid or m.group(3).strip(), "cell": cell, "width": width, "depth": size,
+                     "read_ports": nrd, "write_ports": nwr, "class": cls, "access_ns": acc,
+                     "setup_ns": su, "async_read": bool(nrd and rd_clk_en != (1 << nrd) - 1)})
+    pieces.append(text[last:])
+    out = "".join(pieces)
+    if "LL_STA_MEM" in out:
+        raise RuntimeError("STA netlist: a memory instance was not recognised")
+    with open(netlist_out, "w") as f:
+        f.write(out)
+    with open(lib_out, "w") as f:
+        f.write(memory_liberty(shapes))
+    return mems
+
+
+def memory_liberty(shapes):
+    def scalar(v):
+        return f'(scalar) {{ values ("{v:.4f}"); }}'
+    lines = ["/* generated by scripts/synth.py: memory black boxes for OpenSTA, stated timing */",
+             "library (ll_sta_mem) {", "  delay_model : table_lookup;", '  time_unit : "1ns";',
+             '  voltage_unit : "1V";', '  current_unit : "1uA";', '  pulling_resistance_unit : "1kohm";',
+             '  leakage_power_unit : "1pW";', "  capacitive_load_unit (1,pf);",
+             "  nom_process : 1;", "  nom_temperature : 25;", "  nom_voltage : 1.2;"]
+    for k in ("input_threshold_pct", "output_threshold_pct"):
+        lines += [f"  {k}_rise : 50;", f"  {k}_fall : 50;"]
+    lines += ["  slew_lower_threshold_pct_rise : 20;", "  slew_lower_threshold_pct_fall : 20;",
+              "  slew_upper_threshold_pct_rise : 80;", "  slew_upper_threshold_pct_fall : 80;"]
+    for (abits, width, size, nrd, nwr, rd_clk_en, cls), cell in shapes.items():
+        _, acc, su = mem_timing(width, size)
+        lines += [f"  cell ({cell}) {{", f"    /* {size} x {width}, {nrd}R{nwr}W, {cls}: access {acc} ns, setup {su} ns */",
+                  "    area : 0;", "    dont_use : true;"]
+
+        def setup(pin, clk):
+            lines.append(f"    pin ({pin}) {{ direction : input; capacitance : 0.002; timing () {{ related_pin : \"{clk}\"; "
+                         f"timing_type : setup_rising; rise_constraint {scalar(su)} fall_constraint {scalar(su)} }} }}")
+        for p in range(nwr):
+            lines.append(f"    pin (WR_CLK_{p}) {{ direction : input; clock : true; capacitance : 0.003; }}")
+            for i in range(width):
+                setup(f"WR_EN_{p * width + i}", f"WR_CLK_{p}")
+                setup(f"WR_DATA_{p * width + i}", f"WR_CLK_{p}")
+            for i in range(abits):
+                setup(f"WR_ADDR_{p * abits + i}", f"WR_CLK_{p}")
+        for p in range(nrd):
+            sync = bool(rd_clk_en >> p & 1)
+            addr = [f"RD_ADDR_{p * abits + i}" for i in range(abits)]
+            if sync:
+                lines.append(f"    pin (RD_CLK_{p}) {{ direction : input; clock : true; capacitance : 0.003; }}")
+                setup(f"RD_EN_{p}", f"RD_CLK_{p}")
+                for a in addr:
+                    setup(a, f"RD_CLK_{p}")
+            else:
+                lines.append(f"    pin (RD_CLK_{p}) {{ direction : input; capacitance : 0.002; }}")
+                lines.append(f"    pin (RD_EN_{p}) {{ direction : input; capacitance : 0.002; }}")
+                for a in addr:
+                    lines.append(f"    pin ({a}) {{ direction : input; capacitance : 0.002; }}")
+            for i in range(width):
+                if sync:
+                    arc = (f'related_pin : "RD_CLK_{p}"; timing_type : rising_edge; ')
+                else:
+                    arc = f'related_pin : "{" ".join(addr)}"; timing_type : combinational; '
+                lines.append(f"    pin (RD_DATA_{p * width + i}) {{ direction : output; timing () {{ {arc}"
+                             f"timing_sense : non_unate; cell_rise {scalar(acc)} cell_fall {scalar(acc)} "
+                             f"rise_transition {scalar(0.1)} fall_transition {scalar(0.1)} }} }}")
+        lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def sdc_text(cfg):
+    clk, per = cfg["clock_port"], float(cfg["clock_ns"])
+    return f"""# generated by scripts/synth.py from synth/<block>/configs.json (clock_ns, clock_port)
+create_clock -name clk -period {per:.3f} [get_ports {{{clk}}}]
+# registered I/O: inputs launched by a flip-flop (sg13g2_dfrbp_1 CLK->Q), outputs captured by one (setup, D pin load)
+set_input_delay {IO_IN_DELAY_NS:.3f} -clock clk [delete_from_list [all_inputs] [get_ports {{{clk}}}]]
+set_output_delay {IO_OUT_DELAY_NS:.3f} -clock clk [all_outputs]
+set_load {IO_LOAD_PF} [all_outputs]
+"""
+
+
+STA_PATHS = 3
+
+
+def parse_paths(text):
+    """The full-format path reports of `report_checks`: start, end, stages, arrival, slack."""
+    paths = []
+    for blk in re.split(r"\n(?=Startpoint: )", text):
+        if not blk.startswith("Startpoint: "):
+            continue
+        sp = re.match(r"Startpoint: (\S+)(?: \((.*?)\))?", blk)
+        ep = re.search(r"^Endpoint: (\S+)(?: \((.*?)\))?", blk, re.M)
+        sl = re.search(r"^\s*(-?[0-9.]+)\s+slack \((MET|VIOLATED)\)", blk, re.M)
+        arr = re.search(r"^\s*(-?[0-9.]+)\s+data arrival time", blk, re.M)
+        if not (sp and ep and sl and arr):
+            raise RuntimeError(f"sta: cannot parse a path report:\n{blk[:600]}")
+        body = blk[:arr.start()]
+        pins = re.findall(r"^\s*-?[0-9.]+\s+-?[0-9.]+\s+[\^v]\s+(\S+)\s+\(([^)]*)\)\s*$", body, re.M)
+        if not pins:
+            raise RuntimeError(f"sta: no pins in the path report:\n{blk[:600]}")
+        launch = pins[0][0].rsplit("/", 1)[0] if "/" in pins[0][0] else None
+        stages = 0
+        for pin, cell in pins[1:-1]:
+            inst = pin.rsplit("/", 1)[0] if "/" in pin else None
+            if inst is not None and inst != launch and cell not in ("in", "out"):
+                stages += 1
+        nets = [(int(n) if n else 0, net) for n, net in
+                re.findall(r"^\s*(\d+)?\s+(\S+) \(net\)\s*$", body, re.M)]
+        top_fo = max(nets, default=(0, ""))
+        paths.append({"start": sp.group(1), "start_kind": sp.group(2) or "",
+                      "start_net": nets[0][1] if nets else "", "end": ep.group(1),
+                      "end_kind": ep.group(2) or "", "end_pin": pins[-1][0], "stages": stages,
+                      "max_fanout": top_fo[0], "max_fanout_net": top_fo[1],
+                      "arrival_ns": float(arr.group(1)), "slack_ns": float(sl.group(1))})
+    return paths
+
+
+# sta warnings that do not affect the timed paths
+STA_BENIGN = (re.compile(r"Warning: .*sg13g2_stdcell_typ_1p20V_25C\.lib.*"),)
+
+
+def constant_endpoints(netlist):
+    """Names of top-level outputs assigned a constant and of instance pins connected to a
+    constant ("inst/pin", as OpenSTA prints them) in a Yosys structural netlist."""
+    text = open(netlist).read()
+    const = r"\d+'[bhd][0-9a-fA-FxXzZ]+"
+    names = set()
+    for m in re.finditer(r"^\s*assign\s+(\\\S+|\S+)\s*=\s*(" + const + r")\s*;", text, re.M):
+        names.add(m.group(1).lstrip("\\"))
+    for m in re.finditer(r"^\s*(\w+)\s+(\\\S+|\S+)\s*\((.*?)\);", text, re.M | re.S):
+        inst = m.group(2).lstrip("\\")
+        for pm in re.finditer(r"\.(\w+)\(\s*(" + const + r")\s*\)", m.group(3)):
+            names.add(f"{inst}/{pm.group(1)}")
+    return names
+
+
+def run_sta(work, cfg, top):
+    """Black-box the memories of work/sta_netlist.v, write the SDC and the Tcl script, run
+    OpenSTA and parse its reports. Raises RuntimeError on any failure."""
+    t0 = time.time()
+    mems = blackbox_memories(f"{work}/sta_netlist.v", f"{work}/sta_netlist_bb.v", f"{work}/sta_mem.lib")
+    wl_name, _ = smallest_wire_load()
+    with open(f"{work}/{top}.sdc", "w") as f:
+        f.write(sdc_text(cfg))
+    tcl = f"""# generated by scripts/synth.py
+read_liberty {LIB}
+read_liberty {work}/sta_mem.lib
+read_verilog {work}/sta_netlist_bb.v
+link_design {top}
+set_wire_load_mode top
+set_wire_load_model -name {wl_name} -library sg13g2_stdcell_typ_1p20V_25C
+source {work}/{top}.sdc
+puts "LL_STA_BEGIN_CHECKS"
+report_checks -path_delay max -format full -digits 4 -group_count {STA_PATHS} -fields {{net}}
+puts "LL_STA_END_CHECKS"
+report_tns -digits 4
+report_worst_slack -digits 4
+puts "LL_STA_UNCLOCKED"
+check_setup -verbose -unconstrained_endpoints
+check_setup -verbose -no_clock
+puts "LL_STA_DONE"
+"""
+    with open(f"{work}/sta.tcl", "w") as f:
+        f.write(tcl)
+    try:
+        p = subprocess.run(["sta", "-no_init", "-no_splash", "-exit", f"{work}/sta.tcl"], cwd=work,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800)
+    except FileNotFoundError:
+        raise RuntimeError("OpenSTA (`sta`) is not installed: make deps (Debian package opensta)")
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("sta did not finish in 30 minutes")
+    out = p.stdout
+    with open(f"{work}/sta.log", "w") as f:
+        f.write(out)
+    # unconstrained endpoints are allowed only where a constant drives them (tied outputs,
+    # memory enables tied to 1): anything else (a register without the clock, a missed
+    # port) fails
+    tail = out.split("LL_STA_UNCLOCKED", 1)[-1].split("LL_STA_DONE")[0].splitlines()
+    const_ok, unconstrained, other = constant_endpoints(f"{work}/sta_netlist_bb.v"), [], []
+    for ln in tail[1:]:
+        if re.match(r"Warning: There (are|is) \d+ unconstrained endpoints?\.", ln):
+            continue
+        if ln.startswith("  ") and ln.strip():
+            (unconstrained if ln.strip() in const_ok else other).append(ln.strip())
+        elif ln.strip():
+            other.append(ln.strip())
+    if other:
+        raise RuntimeError(f"sta: unconstrained endpoints or unclocked registers not driven by a constant "
+                           f"(log {work}/sta.log):\n" + "\n".join(other[:10]))
+    body = out.split("LL_STA_UNCLOCKED", 1)[0]
+    bad = [ln for ln in body.splitlines()
+           if (ln.startswith("Error") or ln.startswith("Warning") or "black box" in ln)
+           and not any(b.fullmatch(ln) for b in STA_BENIGN)]
+    if p.returncode or bad or "LL_STA_DONE" not in out:
+        raise RuntimeError(f"sta failed (exit {p.returncode}; log {work}/sta.log):\n" + "\n".join((bad or out.splitlines())[-15:]))
+    checks = out.split("LL_STA_BEGIN_CHECKS", 1)[1].split("LL_STA_END_CHECKS", 1)[0]
+    paths = parse_paths(checks)
+    tns = re.search(r"^tns (-?[0-9.]+)", out, re.M)
+    ws = re.search(r"^worst slack (-?[0-9.]+)", out, re.M)
+    if not paths or not tns or not ws:
+        raise RuntimeError(f"sta: no timed path or no slack figures (log {work}/sta.log): is the clock port "
+                           f"'{cfg['clock_port']}' right?")
+    per = float(cfg["clock_ns"])
+    wns = float(ws.group(1))
+    if abs(wns - paths[0]["slack_ns"]) > 1e-3:
+        raise RuntimeError(f"sta: worst slack {wns} differs from the worst path's slack {paths[0]['slack_ns']}")
+    return {"clock_port": cfg["clock_port"], "clock_ns": per, "wire_load": wl_name,
+            "wns_ns": round(wns, 4), "tns_ns": round(float(tns.group(1)), 4),
+            "critical_ns": round(per - wns, 4), "fmax_mhz": round(1000.0 / (per - wns), 1),
+            "paths": paths, "memories": mems, "constant_endpoints": len(unconstrained),
+            "seconds": round(time.time() - t0, 1)}
 
 
 def run_config(block, spec, cfg, out_dir):
@@ -138,6 +538,11 @@ dfflibmap -liberty {LIB}
 abc -D {ABC_TARGET_PS} -liberty {LIB} -script {abc_script}
 opt_clean
 tee -q -o {work}/asic.txt stat -liberty {LIB}
+chtype -set LL_STA_MEM t:$mem_v2
+opt_clean -purge
+splitnets -ports
+opt_clean -purge
+write_verilog -noattr {work}/sta_netlist.v
 """)
     log = yosys(asic, os.path.join(work, "asic.log"), work)
     total, cells = parse_stat_cells(open(f"{work}/generic.txt").read())
@@ -164,6 +569,9 @@ tee -q -o {work}/asic.txt stat -liberty {LIB}
     r["abc_delay_ps"] = float(d[-1]) if d else None
     if r["generic_cells"] == 0 or r["area_um2"] <= 0:
         raise RuntimeError(f"{block}/{name}: synthesis produced no logic")
+
+    # 2b: static timing of the SG13G2 netlist
+    r["sta"] = run_sta(work, cfg, top)
 
     # 3: Xilinx 7-series
     xil = os.path.join(work, "xilinx.ys")
@@ -255,6 +663,14 @@ def fmt(v, nd=0):
     return f"{v:,.{nd}f}" if isinstance(v, float) else f"{v:,}"
 
 
+def sta_summary(r):
+    """(WNS ns, critical ns, Fmax MHz) of a report, None when it has no STA figures."""
+    st = r.get("sta")
+    if not st:
+        return None, None, None
+    return st["wns_ns"], st["critical_ns"], st["fmax_mhz"]
+
+
 def write_report(r, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     base = os.path.join(out_dir, r["config"])
@@ -263,6 +679,7 @@ def write_report(r, out_dir):
         f.write("\n")
     params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
     mem = "; ".join(f"{m['name']} {m['depth']}x{m['width']} = {m['bits']} bits" for m in r["memories"]) or "none"
+    st = r.get("sta")
     with open(base + ".md", "w") as f:
         f.write(f"""# {r['block']} / {r['config']}
 
@@ -278,20 +695,54 @@ Top `{r['top']}`, parameters: {params}
 | IHP SG13G2 logic area | {fmt(r['area_um2'], 1)} um^2 |
 | NAND2 equivalents | {fmt(r['nand2_eq'])} |
 | ABC delay estimate (longest reg-to-reg logic) | {fmt(r['abc_delay_ps'], 0)} ps |
-| Xilinx 7-series LUT / FF / DSP / BRAM / LUTRAM | {r['xc7_lut']} / {r['xc7_ff']} / {r['xc7_dsp']} / {r['xc7_bram']} / {r['xc7_lutram']} |
+""")
+        if st:
+            f.write(f"| STA worst slack (WNS) / TNS at {st['clock_ns']:.2f} ns | {st['wns_ns']:.3f} ns / {st['tns_ns']:.3f} ns |\n"
+                    f"| STA critical path (period - WNS) / ASIC Fmax | {st['critical_ns']:.3f} ns / {st['fmax_mhz']:.1f} MHz |\n")
+        f.write(f"""| Xilinx 7-series LUT / FF / DSP / BRAM / LUTRAM | {r['xc7_lut']} / {r['xc7_ff']} / {r['xc7_dsp']} / {r['xc7_bram']} / {r['xc7_lutram']} |
 | iCE40 HX8K logic cells (with wrapper) | {fmt(r.get('ice40_lc'))} |
 | iCE40 HX8K Fmax (nextpnr, seed 1) | {fmt(r.get('ice40_fmax_mhz'), 1)} MHz |
 """)
         if r.get("ice40_note"):
             f.write(f"\niCE40: {r['ice40_note']}\n")
+        if st:
+            f.write(f"""
+## Static timing (OpenSTA)
+
+Netlist: the IHP SG13G2 netlist above (`write_verilog -noattr`), Liberty
+`synth/techlib/sg13g2_stdcell_typ_1p20V_25C.lib` (typical corner, 1.20 V, 25 C), wire-load
+model `{st['wire_load']}` (the Liberty's smallest; mode top), ideal clock `{st['clock_port']}` at
+{st['clock_ns']:.2f} ns ({1000.0 / st['clock_ns']:.0f} MHz). Registered I/O by constraint: inputs
+arrive {IO_IN_DELAY_NS} ns after the edge, outputs are due {IO_OUT_DELAY_NS} ns before it into
+{IO_LOAD_PF} pF. Endpoints driven only by a constant (not timed): {st['constant_endpoints']}.
+
+Memories are black boxes with stated timing (`$mem` cannot be timed):
+""")
+            if st["memories"]:
+                f.write("\n| memory | words x bits | ports | model | clock -> read data | setup |\n| --- | ---: | --- | --- | ---: | ---: |\n")
+                for m in st["memories"]:
+                    rd = f"{m['read_ports']}R{m['write_ports']}W" + (" (async read)" if m["async_read"] else "")
+                    f.write(f"| {m['name']} | {m['depth']} x {m['width']} | {rd} | {m['class']} | {m['access_ns']:.2f} ns | {m['setup_ns']:.2f} ns |\n")
+            else:
+                f.write("\n(no memories)\n")
+            f.write("\nWorst paths (`report_checks -group_count 3`; stages = cells between the launching "
+                    "register or port and the endpoint):\n\n"
+                    "| slack ns | arrival ns | start (launch net) | end | stages | largest fanout on the path |\n"
+                    "| ---: | ---: | --- | --- | ---: | --- |\n")
+            for pth in st["paths"]:
+                f.write(f"| {pth['slack_ns']:.3f} | {pth['arrival_ns']:.3f} | {pth['start']} ({pth['start_net']}) | "
+                        f"{pth['end_pin']} | {pth['stages']} | {pth['max_fanout']} ({pth['max_fanout_net']}) |\n")
 
 
 def table(results):
-    rows = ["| block | config | NAND2-eq | area um^2 | memory bits | ABC delay ps | xc7 LUT / FF / DSP | iCE40 LC | iCE40 Fmax MHz |",
-            "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
+    rows = ["| block | config | NAND2-eq | area um^2 | memory bits | ABC delay ps | STA path ps | STA WNS ns @ clock | ASIC Fmax MHz (STA) | xc7 LUT / FF / DSP | iCE40 LC | iCE40 Fmax MHz |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
     for r in results:
+        wns, crit, fmax = sta_summary(r)
+        wcol = "n/a" if wns is None else f"{wns:.3f} @ {r['sta']['clock_ns']:g}"
         rows.append(f"| {r['block']} | {r['config']} | {fmt(r['nand2_eq'])} | {fmt(r['area_um2'], 0)} | "
-                    f"{fmt(r['memory_bits'])} | {fmt(r['abc_delay_ps'], 0)} | {r['xc7_lut']} / {r['xc7_ff']} / {r['xc7_dsp']} | "
+                    f"{fmt(r['memory_bits'])} | {fmt(r['abc_delay_ps'], 0)} | {fmt(None if crit is None else crit * 1000.0, 0)} | "
+                    f"{wcol} | {fmt(fmax, 1)} | {r['xc7_lut']} / {r['xc7_ff']} / {r['xc7_dsp']} | "
                     f"{fmt(r.get('ice40_lc'))} | {fmt(r.get('ice40_fmax_mhz'), 1)} |")
     return "\n".join(rows)
 
@@ -309,18 +760,163 @@ def update_readme(results):
         f.write(new)
 
 
+# ---------------------------------------------------------------------------------------
+# Budgets: synth/baseline.json
+
+def baseline_entry(r):
+    st = r.get("sta") or {}
+    return {"nand2_eq": r["nand2_eq"], "memory_bits": r["memory_bits"],
+            "sta_wns_ns": st.get("wns_ns"), "sta_clock_ns": st.get("clock_ns"),
+            "ice40_fmax_mhz": r.get("ice40_fmax_mhz")}
+
+
+def check_budget(r, ref):
+    """Budget failures (strings) of a result against its baseline entry (see the docstring)."""
+    fails = []
+    if ref is None:
+        return ["no committed baseline in synth/baseline.json (add it with --update-baseline)"]
+    for key in ("nand2_eq", "memory_bits", "sta_wns_ns", "sta_clock_ns", "ice40_fmax_mhz"):
+        if key not in ref:
+            fails.append(f"baseline entry has no '{key}'")
+    if fails:
+        return fails
+    for key, what in (("nand2_eq", "NAND2-eq"), ("memory_bits", "memory bits")):
+        if r[key] > AREA_TOLERANCE * ref[key]:
+            fails.append(f"{what} {r[key]:,} is more than {AREA_TOLERANCE * 100 - 100:.0f}% over the baseline {ref[key]:,}")
+    st = r.get("sta")
+    if ref["sta_wns_ns"] is not None:
+        if not st:
+            fails.append("no STA figures, the baseline has a slack")
+        elif abs(st["clock_ns"] - ref["sta_clock_ns"]) > 1e-9:
+            fails.append(f"STA clock {st['clock_ns']} ns differs from the baseline's {ref['sta_clock_ns']} ns "
+                         f"(a new target needs a new baseline)")
+        else:
+            floor = ref["sta_wns_ns"] - WNS_FLOOR_FRACTION * ref["sta_clock_ns"]
+            if st["wns_ns"] < floor - 1e-9:
+                fails.append(f"STA slack {st['wns_ns']:.3f} ns is below its floor {floor:.3f} ns "
+                             f"(baseline {ref['sta_wns_ns']:.3f} ns - {WNS_FLOOR_FRACTION * 100:.0f}% of "
+                             f"{ref['sta_clock_ns']} ns)")
+    fm, rf = r.get("ice40_fmax_mhz"), ref["ice40_fmax_mhz"]
+    if rf is not None and (fm is None or fm < FMAX_TOLERANCE * rf):
+        fails.append(f"iCE40 Fmax {fm} MHz is below its floor {FMAX_TOLERANCE * rf:.1f} MHz "
+                     f"({FMAX_TOLERANCE * 100:.0f}% of the baseline {rf} MHz)")
+    return fails
+
+
+def check_results(results, base, label="baseline"):
+    failed = 0
+    for r in results:
+        key = f"{r['block']}/{r['config']}"
+        fails = check_budget(r, base.get(key))
+        for msg in fails:
+            print(f"synth: {key}: FAIL ({label}): {msg}")
+        if fails:
+            failed += 1
+        else:
+            ref = base[key]
+            wns = (r.get("sta") or {}).get("wns_ns")
+            print(f"synth: {key}: within budget: {r['nand2_eq']:,} NAND2-eq (baseline {ref['nand2_eq']:,}), "
+                  f"{r['memory_bits']:,} memory bits, STA WNS {fmt(wns, 3)} ns (baseline {fmt(ref['sta_wns_ns'], 3)}), "
+                  f"iCE40 {fmt(r.get('ice40_fmax_mhz'), 1)} MHz (baseline {fmt(ref['ice40_fmax_mhz'], 1)})")
+    return failed
+
+
+def tampered(base, results):
+    """A copy of the baseline that every result must fail on every budget: 10% less area
+    and memory, 10% of the clock more slack, 20% more iCE40 Fmax."""
+    t = {}
+    for r in results:
+        e = dict(baseline_entry(r))
+        e["nand2_eq"] = int(r["nand2_eq"] / 1.10)
+        e["memory_bits"] = int(r["memory_bits"] / 1.10) if r["memory_bits"] else None
+        if e["sta_wns_ns"] is not None:
+            e["sta_wns_ns"] = e["sta_wns_ns"] + 0.10 * e["sta_clock_ns"]
+        if e["ice40_fmax_mhz"] is not None:
+            e["ice40_fmax_mhz"] = round(e["ice40_fmax_mhz"] * 1.2, 1)
+        t[f"{r['block']}/{r['config']}"] = e
+    return t
+
+
+def self_test(results):
+    """The budget check must reject a tampered baseline on each figure it holds (a test
+    that the check can fail; runs with --smoke, no synthesis)."""
+    bad = tampered({}, results)
+    problems = []
+    for r in results:
+        key = f"{r['block']}/{r['config']}"
+        ref = bad[key]
+        if ref["memory_bits"] is None:
+            ref["memory_bits"] = r["memory_bits"]
+        fails = check_budget(r, ref)
+        expect = ["NAND2-eq"] + (["memory bits"] if r["memory_bits"] else []) + \
+                 (["STA slack"] if ref["sta_wns_ns"] is not None else []) + \
+                 (["iCE40 Fmax"] if ref["ice40_fmax_mhz"] is not None else [])
+        for e in expect:
+            if not any(f.startswith(e) for f in fails):
+                problems.append(f"{key}: a tampered {e} baseline was not rejected")
+        if check_budget(r, baseline_entry(r)):
+            problems.append(f"{key}: its own figures fail the check: {check_budget(r, baseline_entry(r))}")
+    return problems
+
+
+def committed_reports(keys=None):
+    out = []
+    for b in sorted(os.path.basename(os.path.dirname(p))
+                    for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json"))):
+        for c in load_configs(b)["configs"]:
+            if keys is not None and f"{b}/{c['name']}" not in keys:
+                continue
+            rp = os.path.join(ROOT, "synth", "reports", b, c["name"] + ".json")
+            if os.path.exists(rp):
+                out.append(json.load(open(rp)))
+    return out
+
+
+def check_baseline_file(path):
+    try:
+        base = json.load(open(path))
+    except (OSError, json.JSONDecodeError) as e:
+        die(f"{path}: {e}")
+    if not isinstance(base, dict) or not base:
+        die(f"{path}: expected a non-empty JSON object of \"<block>/<config>\" entries")
+    reports = committed_reports(set(base))
+    found = {f"{r['block']}/{r['config']}" for r in reports}
+    failed = 0
+    for key in sorted(set(base) - found):
+        print(f"synth: {key}: FAIL: no committed report synth/reports/{key}.json")
+        failed += 1
+    failed += check_results(reports, base, label=os.path.basename(path))
+    print(f"{len(base) - failed} within budget, {failed} failed (committed reports vs {path})")
+    sys.exit(1 if failed else 0)
+
+
+def expected_seconds(block, name):
+    rp = os.path.join(ROOT, "synth", "reports", block, name + ".json")
+    try:
+        return float(json.load(open(rp)).get("seconds", 0))
+    except (OSError, ValueError, json.JSONDecodeError):
+        return 0.0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--update-baseline", action="store_true")
+    ap.add_argument("--check-baseline", metavar="FILE", help="check the committed reports against FILE and exit")
     ap.add_argument("--block", action="append")
     ap.add_argument("--config", action="append")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=None, help="work directory (default build/synth)")
     a = ap.parse_args()
+    if a.check_baseline:
+        check_baseline_file(a.check_baseline)
     out = a.out or os.path.join(ROOT, "build", "synth")
-    blocks = a.block or sorted(os.path.basename(os.path.dirname(p))
-                               for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json")))
+    all_blocks = sorted(os.path.basename(os.path.dirname(p))
+                        for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json")))
+    for b in a.block or []:
+        if b not in all_blocks:
+            die(f"unknown block '{b}' (have {', '.join(all_blocks)})")
+    blocks = a.block or all_blocks
     jobs = []
     for b in blocks:
         spec = load_configs(b)
@@ -334,8 +930,10 @@ def main():
         die("no configuration selected")
     t0 = time.time()
     results, failed = [], 0
+    # longest first (by the last committed report's time): the pool finishes sooner
+    order_run = sorted(jobs, key=lambda j: -expected_seconds(j[0], j[2]["name"]))
     with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = {ex.submit(run_config, b, s, c, out): (b, c["name"]) for b, s, c in jobs}
+        futs = {ex.submit(run_config, b, s, c, out): (b, c["name"]) for b, s, c in order_run}
         for fut in cf.as_completed(futs):
             b, n = futs[fut]
             try:
@@ -347,50 +945,42 @@ def main():
             results.append(r)
             if not a.smoke:  # write each report as soon as it exists
                 write_report(r, os.path.join(ROOT, "synth", "reports", r["block"]))
+            st = r["sta"]
             print(f"synth: {b}/{n}: {r['nand2_eq']:,} NAND2-eq ({r['area_um2']:,.0f} um^2), "
                   f"{r['memory_bits']} memory bits, ABC delay {fmt(r['abc_delay_ps'])} ps, "
+                  f"STA WNS {st['wns_ns']:.3f} ns @ {st['clock_ns']:g} ns ({st['fmax_mhz']:.1f} MHz, "
+                  f"{st['paths'][0]['stages']} stages {st['paths'][0]['start']} -> {st['paths'][0]['end_pin']}), "
                   f"xc7 {r['xc7_lut']} LUT / {r['xc7_ff']} FF / {r['xc7_dsp']} DSP, "
                   f"iCE40 {fmt(r.get('ice40_lc'))} LC @ {fmt(r.get('ice40_fmax_mhz'), 1)} MHz "
-                  f"[{r['seconds']} s]", flush=True)
+                  f"[{r['seconds']} s, STA {st['seconds']} s]", flush=True)
     order = {(b, c["name"]): i for i, (b, _, c) in enumerate(jobs)}
     results.sort(key=lambda r: order[(r["block"], r["config"])])
 
     base = json.load(open(BASELINE)) if os.path.exists(BASELINE) else {}
+    if a.update_baseline:
+        if failed:
+            die("not updating the baseline: a configuration failed")
+        for r in results:
+            base[f"{r['block']}/{r['config']}"] = baseline_entry(r)
+        with open(BASELINE, "w") as f:
+            json.dump(base, f, indent=2, sort_keys=True)
+            f.write("\n")
+        print(f"synth: baseline written to {os.path.relpath(BASELINE, ROOT)}")
+    failed += check_results(results, base)
+    problems = self_test(results)
+    for msg in problems:
+        print(f"synth: baseline self-test: FAIL: {msg}")
+    if results and not problems:
+        print(f"synth: baseline self-test: a tampered baseline is rejected on every figure of "
+              f"{len(results)} configurations")
+    failed += len(problems)
     if a.smoke:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, "smoke.json"), "w") as f:
             json.dump(results, f, indent=2)
-        if a.update_baseline:
-            for r in results:
-                base[f"{r['block']}/{r['config']}"] = {"ice40_fmax_mhz": r.get("ice40_fmax_mhz"),
-                                                       "nand2_eq": r["nand2_eq"]}
-            with open(BASELINE, "w") as f:
-                json.dump(base, f, indent=2, sort_keys=True)
-                f.write("\n")
-            print(f"synth: baseline written to {os.path.relpath(BASELINE, ROOT)}")
-        for r in results:
-            key = f"{r['block']}/{r['config']}"
-            ref = base.get(key)
-            if ref is None:
-                print(f"synth: {key}: FAIL: no committed baseline in synth/baseline.json")
-                failed += 1
-                continue
-            fm, rf = r.get("ice40_fmax_mhz"), ref.get("ice40_fmax_mhz")
-            if rf is not None and (fm is None or fm < FMAX_TOLERANCE * rf):
-                print(f"synth: {key}: FAIL: iCE40 Fmax {fm} MHz is more than 10% below the baseline {rf} MHz")
-                failed += 1
-            else:
-                print(f"synth: {key}: Fmax {fm} MHz vs baseline {rf} MHz: ok")
     else:
         # the README table lists every committed report, in configs.json order
-        allr = []
-        for b in sorted(os.path.basename(os.path.dirname(p))
-                        for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json"))):
-            for c in load_configs(b)["configs"]:
-                rp = os.path.join(ROOT, "synth", "reports", b, c["name"] + ".json")
-                if os.path.exists(rp):
-                    allr.append(json.load(open(rp)))
-        update_readme(allr)
+        update_readme(committed_reports())
         print("\n" + table(results))
     print(f"synth: {len(results)} configurations in {time.time() - t0:.0f} s")
     print(f"{len(results)} passed, {failed} failed")

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Tests of the synthesis budget check (scripts/synth.py, synth/baseline.json).
+
+No synthesis runs: the checks are fed synthetic results and the committed reports
+(synth/reports/*/*.json). Run: python3 scripts/test_synth_budget.py
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import synth  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+
+
+def result(nand2=10000, mem=2048, wns=-0.5, clock=4.0, fmax=40.0):
+    return {"block": "b", "config": "c", "nand2_eq": nand2, "memory_bits": mem,
+            "sta": {"wns_ns": wns, "clock_ns": clock}, "ice40_fmax_mhz": fmax}
+
+
+class BudgetCheck(unittest.TestCase):
+    def setUp(self):
+        self.ref = synth.baseline_entry(result())
+
+    def fails(self, r):
+        return synth.check_budget(r, self.ref)
+
+    def test_own_figures_pass(self):
+        self.assertEqual(self.fails(result()), [])
+
+    def test_area(self):
+        self.assertEqual(self.fails(result(nand2=10499)), [])
+        f = self.fails(result(nand2=10501))
+        self.assertEqual(len(f), 1)
+        self.assertTrue(f[0].startswith("NAND2-eq"), f)
+
+    def test_memory_bits(self):
+        self.assertEqual(self.fails(result(mem=2150)), [])
+        f = self.fails(result(mem=2151))
+        self.assertTrue(len(f) == 1 and f[0].startswith("memory bits"), f)
+
+    def test_slack_floor(self):
+        # floor = baseline WNS - 5% of 4 ns = -0.7 ns
+        self.assertEqual(self.fails(result(wns=-0.69)), [])
+        self.assertEqual(self.fails(result(wns=0.3)), [])
+        f = self.fails(result(wns=-0.71))
+        self.assertTrue(len(f) == 1 and f[0].startswith("STA slack"), f)
+
+    def test_clock_change_needs_new_baseline(self):
+        f = self.fails(result(clock=5.0))
+        self.assertTrue(len(f) == 1 and f[0].startswith("STA clock"), f)
+
+    def test_missing_sta(self):
+        r = result()
+        del r["sta"]
+        self.assertTrue(any(x.startswith("no STA") for x in self.fails(r)))
+
+    def test_ice40_floor(self):
+        self.assertEqual(self.fails(result(fmax=36.0)), [])
+        f = self.fails(result(fmax=35.9))
+        self.assertTrue(len(f) == 1 and f[0].startswith("iCE40 Fmax"), f)
+        self.assertTrue(self.fails(result(fmax=None)))
+
+    def test_no_entry_or_incomplete_entry(self):
+        self.assertTrue(synth.check_budget(result(), None))
+        ref = dict(self.ref)
+        del ref["sta_wns_ns"]
+        self.assertTrue(synth.check_budget(result(), ref))
+
+    def test_self_test_catches_a_blind_check(self):
+        self.assertEqual(synth.self_test([result()]), [])
+        real = synth.check_budget
+        try:
+            synth.check_budget = lambda r, ref: []  # a check that can never fail
+            self.assertTrue(synth.self_test([result()]))
+        finally:
+            synth.check_budget = real
+
+
+class CommittedBaseline(unittest.TestCase):
+    """`synth.py --check-baseline FILE` on the committed reports: the committed baseline
+    passes, a tampered copy of it fails with one message per tampered figure."""
+
+    def run_check(self, base):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(base, f)
+        try:
+            return subprocess.run([sys.executable, os.path.join(HERE, "synth.py"), "--check-baseline", f.name],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        finally:
+            os.unlink(f.name)
+
+    def test_committed_and_tampered(self):
+        base = json.load(open(synth.BASELINE))
+        p = self.run_check(base)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        bad = {}
+        for key, e in base.items():
+            e = dict(e)
+            e["nand2_eq"] = int(e["nand2_eq"] / 1.10)
+            if e["sta_wns_ns"] is not None:
+                e["sta_wns_ns"] += 0.10 * e["sta_clock_ns"]
+            bad[key] = e
+        p = self.run_check(bad)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        for key, e in bad.items():
+            self.assertIn(f"{key}: FAIL", p.stdout)
+            if e["sta_wns_ns"] is not None:
+                self.assertRegex(p.stdout, rf"{key}: FAIL .*STA slack")
+        self.assertEqual(self.run_check({"nope/none": bad[next(iter(bad))]}).returncode, 1)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
