@@ -248,10 +248,11 @@ def _split_concat(expr):
 
 def blackbox_memories(netlist_in, netlist_out, lib_out):
     """Replace every LL_STA_MEM instance (a $mem_v2 cell renamed by chtype) by a cell of a
-    generated Liberty with scalar pins and the stated timing; returns the memory list."""
+    generated Liberty with scalar pins and the stated timing; returns the memory list and
+    the memory pins left open (repeated write enables)."""
     text = open(netlist_in).read()
     pat = re.compile(r"^(\s*)LL_STA_MEM\s*#\((.*?)\n\s*\)\s*(\\\S+\s|\S+)\s*\((.*?)\n\s*\);", re.S | re.M)
-    shapes, mems, pieces, last = {}, [], [], 0
+    shapes, mems, pieces, last, open_pins = {}, [], [], 0, set()
     for m in pat.finditer(text):
         params = {k: v for k, v in re.findall(r"\.(\w+)\(([^()]*)\)", m.group(2))}
 
@@ -289,8 +290,17 @@ def blackbox_memories(netlist_in, netlist_out, lib_out):
         pins = []
         for port, n in want.items():
             bits = conns.get(port, [])
+            seen = set()
             for i in range(n):  # connection lists are MSB first; pin index = bit index
                 b = bits[n - 1 - i]
+                if port == "WR_EN":
+                    # Yosys repeats one write enable on every data bit; a macro or register
+                    # file has one enable input per port (per distinct net): the repeats
+                    # stay unconnected instead of loading the net once per bit
+                    if (i // width, b) in seen:
+                        open_pins.add(f"{m.group(3).strip().lstrip(chr(92))}/{port}_{i}")
+                        continue
+                    seen.add((i // width, b))
                 pins.append(f".{port}_{i}({b}{' ' if b.startswith(chr(92)) else ''})")  # escaped names end in a space
         pieces.append(text[last:m.start()])
         pieces.append(f"{m.group(1)}{cell} {m.group(3).strip()} ( " + ", ".join(pins) + " );")
@@ -307,7 +317,7 @@ def blackbox_memories(netlist_in, netlist_out, lib_out):
         f.write(out)
     with open(lib_out, "w") as f:
         f.write(memory_liberty(shapes))
-    return mems
+    return mems, open_pins
 
 
 def memory_liberty(shapes):
@@ -433,7 +443,7 @@ def run_sta(work, cfg, top):
     """Black-box the memories of work/sta_netlist.v, write the SDC and the Tcl script, run
     OpenSTA and parse its reports. Raises RuntimeError on any failure."""
     t0 = time.time()
-    mems = blackbox_memories(f"{work}/sta_netlist.v", f"{work}/sta_netlist_bb.v", f"{work}/sta_mem.lib")
+    mems, open_pins = blackbox_memories(f"{work}/sta_netlist.v", f"{work}/sta_netlist_bb.v", f"{work}/sta_mem.lib")
     wl_name, _ = smallest_wire_load()
     with open(f"{work}/{top}.sdc", "w") as f:
         f.write(sdc_text(cfg))
@@ -471,7 +481,7 @@ puts "LL_STA_DONE"
     # memory enables tied to 1): anything else (a register without the clock, a missed
     # port) fails
     tail = out.split("LL_STA_UNCLOCKED", 1)[-1].split("LL_STA_DONE")[0].splitlines()
-    const_ok, unconstrained, other = constant_endpoints(f"{work}/sta_netlist_bb.v"), [], []
+    const_ok, unconstrained, other = constant_endpoints(f"{work}/sta_netlist_bb.v") | open_pins, [], []
     for ln in tail[1:]:
         if re.match(r"Warning: There (are|is) \d+ unconstrained endpoints?\.", ln):
             continue
@@ -714,7 +724,8 @@ Netlist: the IHP SG13G2 netlist above (`write_verilog -noattr`), Liberty
 model `{st['wire_load']}` (the Liberty's smallest; mode top), ideal clock `{st['clock_port']}` at
 {st['clock_ns']:.2f} ns ({1000.0 / st['clock_ns']:.0f} MHz). Registered I/O by constraint: inputs
 arrive {IO_IN_DELAY_NS} ns after the edge, outputs are due {IO_OUT_DELAY_NS} ns before it into
-{IO_LOAD_PF} pF. Endpoints driven only by a constant (not timed): {st['constant_endpoints']}.
+{IO_LOAD_PF} pF. Endpoints not timed because a constant drives them or they are a memory's
+repeated write-enable pins (left open: one enable per port): {st['constant_endpoints']}.
 
 Memories are black boxes with stated timing (`$mem` cannot be timed):
 """)
