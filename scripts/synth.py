@@ -454,6 +454,9 @@ read_verilog {work}/sta_netlist_bb.v
 link_design {top}
 set_wire_load_mode top
 set_wire_load_model -name {wl_name} -library sg13g2_stdcell_typ_1p20V_25C
+if {{[llength [get_ports -quiet {{{cfg['clock_port']}}}]] != 1}} {{
+  puts "Error: clock port {cfg['clock_port']} not found on {top} (clock_port in synth/<block>/configs.json)"
+}}
 source {work}/{top}.sdc
 puts "LL_STA_BEGIN_CHECKS"
 report_checks -path_delay max -format full -digits 4 -group_count {STA_PATHS} -fields {{net}}
@@ -477,6 +480,12 @@ puts "LL_STA_DONE"
     out = p.stdout
     with open(f"{work}/sta.log", "w") as f:
         f.write(out)
+    body = out.split("LL_STA_UNCLOCKED", 1)[0]
+    bad = [ln for ln in body.splitlines()
+           if (ln.startswith("Error") or ln.startswith("Warning") or "black box" in ln)
+           and not any(b.fullmatch(ln) for b in STA_BENIGN)]
+    if p.returncode or bad or "LL_STA_DONE" not in out:
+        raise RuntimeError(f"sta failed (exit {p.returncode}; log {work}/sta.log):\n" + "\n".join((bad or out.splitlines())[-15:]))
     # unconstrained endpoints are allowed only where a constant drives them (tied outputs,
     # memory enables tied to 1): anything else (a register without the clock, a missed
     # port) fails
@@ -492,12 +501,6 @@ puts "LL_STA_DONE"
     if other:
         raise RuntimeError(f"sta: unconstrained endpoints or unclocked registers not driven by a constant "
                            f"(log {work}/sta.log):\n" + "\n".join(other[:10]))
-    body = out.split("LL_STA_UNCLOCKED", 1)[0]
-    bad = [ln for ln in body.splitlines()
-           if (ln.startswith("Error") or ln.startswith("Warning") or "black box" in ln)
-           and not any(b.fullmatch(ln) for b in STA_BENIGN)]
-    if p.returncode or bad or "LL_STA_DONE" not in out:
-        raise RuntimeError(f"sta failed (exit {p.returncode}; log {work}/sta.log):\n" + "\n".join((bad or out.splitlines())[-15:]))
     checks = out.split("LL_STA_BEGIN_CHECKS", 1)[1].split("LL_STA_END_CHECKS", 1)[0]
     paths = parse_paths(checks)
     tns = re.search(r"^tns (-?[0-9.]+)", out, re.M)
