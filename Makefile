@@ -82,6 +82,7 @@ synth:
 	$(PYTHON) scripts/synth.py -j $(JOBS)
 
 synth-smoke:
+	$(PYTHON) scripts/test_synth_budget.py --quiet
 	$(PYTHON) scripts/synth.py --smoke -j $(JOBS)
 
 soak: build

@@ -4,6 +4,7 @@
 No synthesis runs: the checks are fed synthetic results and the committed reports
 (synth/reports/*/*.json). Run: python3 scripts/test_synth_budget.py
 """
+import argparse
 import json
 import os
 import subprocess
@@ -116,4 +117,7 @@ class CommittedBaseline(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    ap = argparse.ArgumentParser(description="Tests of the synthesis budget check (no synthesis runs).")
+    ap.add_argument("-q", "--quiet", action="store_true", help="one line per failure only")
+    args = ap.parse_args()
+    unittest.main(argv=sys.argv[:1], verbosity=1 if args.quiet else 2)
