@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """make demo: the default fabric run of the simulator, four ways.
 
-Runs sim/scenarios/demo.json with ECMP and DRILL(2,1), each with the go-back-N and the
-selective-repeat receiver (two runs at a time), prints a comparison table and writes
+Runs sim/scenarios/demo.json with ECMP and DRILL(2,1), each on a lossless fabric (PFC)
+with go-back-N and on a lossy one (PFC off) with IRN (two runs at a time), prints a
+comparison table and writes
 plots (gnuplot, PNG) next to each run's flows.csv and summary.json:
   OUT/<variant>/{flows.csv,summary.json}
   OUT/fct_by_size.png   FCT p99 slowdown by flow size, per variant
@@ -18,18 +19,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_plot import plots  # noqa: E402
 
+# (name, balancer, transport, PFC)
 VARIANTS = [
-    ("ecmp-gbn", "ecmp", "gbn"),
-    ("ecmp-sr", "ecmp", "sr"),
-    ("drill-gbn", "drill", "gbn"),
-    ("drill-sr", "drill", "sr"),
+    ("ecmp-gbn", "ecmp", "gbn", True),
+    ("ecmp-irn", "ecmp", "irn", False),
+    ("drill-gbn", "drill", "gbn", True),
+    ("drill-irn", "drill", "irn", False),
 ]
 
 
-def run(sim, scenario, out, name, mode, receiver):
+def run(sim, scenario, out, name, mode, transport, pfc):
     d = os.path.join(out, name)
     cmd = [sim, scenario, "--quiet", "--out", d, "--set", f'balancer.mode="{mode}"',
-           "--set", f'nic.receiver="{receiver}"']
+           "--set", f'nic.transport="{transport}"', "--set", f"switch.pfc.enable={'true' if pfc else 'false'}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
@@ -78,7 +80,7 @@ def main():
     print(f"demo: {a.scenario}, 4 runs ({a.jobs} at a time) -> {a.out}/", flush=True)
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            futs = [(n, ex.submit(run, a.sim, a.scenario, a.out, n, m, r)) for n, m, r in VARIANTS]
+            futs = [(n, ex.submit(run, a.sim, a.scenario, a.out, n, m, t, pfc)) for n, m, t, pfc in VARIANTS]
             results = [(n, f.result()) for n, f in futs]
         s0 = results[0][1]["scenario"]
         print(f"{s0['name']}: {s0['hosts']} hosts, {s0['switches']} switches, {s0['duration_us'] / 1000:g} ms simulated\n")

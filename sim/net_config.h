@@ -95,9 +95,30 @@ struct DcqcnCfg {
   Time np_interval = 0;         // NP: at most one CNP per flow per interval
 };
 
+// IRN (Mittal et al., SIGCOMM'18): defaults from the paper.
+struct IrnCfg {
+  Time rto_high = 320 * kUs;    // timeout with more than rto_low_pkts unacknowledged
+  Time rto_low = 100 * kUs;     // timeout with at most rto_low_pkts unacknowledged
+  unsigned rto_low_pkts = 3;    // the paper's N
+  uint64_t bdp_cap = 0;         // packets in flight; 0 = BDP of the longest path at the host link rate
+  unsigned reorder = 1;         // lost when a packet this far above is SACKed (IRN: 1)
+};
+
+// DCTCP (Alizadeh et al., SIGCOMM'10; RFC 8257) over a NewReno-style TCP.
+struct DctcpCfg {
+  bool ecn = true;              // false: no ECN reaction (a NewReno-style TCP)
+  unsigned g_shift = 4;         // g = 2^-g_shift (DCTCP paper: 1/16)
+  Time min_rto = 1 * kMs;       // the simulator's default (Linux: 200 ms)
+  unsigned init_cwnd = 10;      // packets (RFC 6928)
+  unsigned dupacks = 3;         // duplicate ACKs that trigger fast retransmit
+  Time shim = 0;                // reorder shim hold time at the receiver; 0 = off
+};
+
 struct NicCfg {
   DcqcnCfg dcqcn;
-  std::string receiver = "gbn";  // "gbn" (go-back-N) or "sr" (selective repeat)
+  std::string transport = "gbn"; // a name of the transport registry (sim/transport.cpp)
+  IrnCfg irn;
+  DctcpCfg dctcp;
   uint64_t mtu = 1'000;          // payload bytes per packet
   unsigned ack_every = 1;        // ACK after this many in-order packets (and at the end)
   Time rto = 4 * kMs;            // retransmission timeout

@@ -46,7 +46,6 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   tier_stats_.resize(tier_names_.size());
   host_tier_ = static_cast<unsigned>(std::find(tier_names_.begin(), tier_names_.end(), "host") - tier_names_.begin());
   lossless_ = cfg_.sw.pfc.enable;
-  sr_ = cfg_.nic.receiver == "sr";
   wrr_ = cfg_.sw.sched.policy == "wrr";
   port_base_.resize(topo_.num_nodes() + 1);
   for (NodeId n = 0; n < topo_.num_nodes(); ++n) {
@@ -90,6 +89,47 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
     if (f.start < s_.duration) ++open_flows_;
   }
   delivered_by_sender_.assign(topo_.num_hosts(), 0);
+  const TransportEntry* te = find_transport(cfg_.nic.transport);
+  if (!te) config_error(s_, "nic.transport", "unknown transport \"" + cfg_.nic.transport + "\"");
+  const bool need_bdp = cfg_.nic.transport == "irn" && cfg_.nic.irn.bdp_cap == 0;
+  transport_ = te->make(TransportContext{cfg_.nic, *this, flow_list_.size(), need_bdp ? bdp_packets() : 0});
+}
+
+uint32_t Network::bdp_packets() const {
+  // The longest round trip between hosts on different edge switches (one host per edge
+  // switch stands for all of them): an MTU data packet stored and forwarded at every hop,
+  // its ACK back along the same links; then the packets of the MTU the fastest host
+  // link sends in that time.
+  std::vector<NodeId> reps;
+  std::vector<uint8_t> seen(topo_.num_nodes(), 0);
+  uint64_t bps = 0;
+  for (NodeId h = 0; h < topo_.num_hosts(); ++h) {
+    bps = std::max(bps, hosts_[h].bps);
+    const NodeId edge = topo_.node(h).ports[0].peer;
+    if (!seen[edge] || reps.size() < 2) reps.push_back(h);
+    seen[edge] = 1;
+  }
+  const uint64_t wire = cfg_.nic.mtu + kHeaderBytes;
+  Time worst = 0;
+  for (NodeId a : reps) {
+    for (NodeId b : reps) {
+      if (a == b) continue;
+      Time t = 0;
+      NodeId at = a;
+      for (int guard = 0; at != b && guard < 255; ++guard) {
+        const PortSpan c = routing_.next_hops(at, b);
+        if (c.empty()) break;
+        const Port& p = topo_.node(at).ports[c[0]];
+        const Link& l = topo_.link(p.link);
+        t += 2 * l.delay + serialization_time(wire, l.bps) + serialization_time(kControlBytes, l.bps);
+        at = p.peer;
+      }
+      worst = std::max(worst, t);
+    }
+  }
+  const unsigned __int128 bits = static_cast<unsigned __int128>(worst) * bps;  // ps x bit/s
+  const uint64_t bytes = static_cast<uint64_t>(bits / (8 * static_cast<unsigned __int128>(kSec)));
+  return static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + wire - 1) / wire));
 }
 
 Network::~Network() = default;
@@ -137,7 +177,7 @@ void Network::release(uint32_t id) {
   free_pkts_.push_back(id);
 }
 
-void Network::transmit(NodeId n, PortId port, uint32_t id) {
+void Network::transmit(NodeId n, PortId port, uint32_t id, Time extra) {
   const Port& pt = topo_.node(n).ports[port];
   const Link& l = topo_.link(pt.link);
   Packet& p = pkts_[id];
@@ -151,7 +191,7 @@ void Network::transmit(NodeId n, PortId port, uint32_t id) {
   p.at_node = pt.peer;
   p.at_port = pt.peer_port;
   port_free_[gp] = sim_.now() + ser;
-  sim_.after(ser + l.delay, *this, kArrive, id);
+  sim_.after(ser + l.delay + extra, *this, kArrive, id);
 }
 
 bool Network::port_wait(NodeId n, PortId port) {
@@ -209,8 +249,8 @@ void Network::handle(const Event& ev) {
       flow_start(fi);
       break;
     }
-    case kRto:
-      on_rto(static_cast<uint32_t>(ev.arg), static_cast<uint32_t>(ev.arg >> 32));
+    case kTimer:
+      transport_->on_timer(static_cast<uint32_t>(ev.arg), static_cast<uint32_t>(ev.arg >> 32));
       break;
     case kPfcTick:
       pfc_tick(switches_[ev.arg]);

@@ -8,8 +8,8 @@
 // queues with strict-priority / weighted-round-robin egress (the switch's queueing, not a
 // block of this project).
 // NIC (per host): one DCQCN block (ll::dcqcn::Model: NP, RP and the rate limiter's
-// departure times) over a pool of QP slots, a transport (go-back-N or selective-repeat
-// receiver, ACK / NACK, retransmission timeout), PAUSE response.
+// departure times) over a pool of QP slots, PAUSE response, and a transport from the
+// transport registry (sim/transport.h: go-back-N, selective repeat, IRN, DCTCP).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -24,6 +24,7 @@
 #include "sim/net_config.h"
 #include "sim/routing.h"
 #include "sim/scenario.h"
+#include "sim/transport.h"
 #include "sim/workload.h"
 
 namespace ll::marker { class Model; }
@@ -32,11 +33,10 @@ namespace ll::dcqcn { class Model; }
 
 namespace ll::sim {
 
-enum class PktType : uint8_t { Data, Ack, Nack, Cnp, Pause };
-
 struct Packet {
   uint32_t flow = 0;
   uint32_t seq = 0;         // data: packet number; ACK: next expected; NACK: the missing one
+  uint32_t sack = 0;        // NACK (IRN): the packet that triggered it
   NodeId src = 0, dst = 0;  // hosts (PAUSE: unused)
   NodeId at_node = 0;       // the node the packet travels to or waits in
   uint32_t at_port = 0;     // the port of at_node it arrived on
@@ -46,7 +46,7 @@ struct Packet {
   uint16_t quanta = 0;      // PAUSE: quanta (0 = RESUME)
   PktType type = PktType::Data;
   uint8_t prio = 0;
-  bool ce = false;
+  bool ce = false;          // data: Congestion Experienced; ACK: ECN echo (DCTCP)
 };
 
 // Why a packet was dropped (the summary's "drops by cause").
@@ -89,7 +89,7 @@ struct RunTotals {
   std::vector<uint64_t> port_packets;  // per switch port (global index): data packets sent
 };
 
-class Network : public EventHandler {
+class Network : public EventHandler, private TransportEnv {
  public:
   Network(const Scenario& s, const std::vector<Flow>& flows);
   ~Network() override;
@@ -106,7 +106,7 @@ class Network : public EventHandler {
   const std::vector<std::string>& tiers() const { return tier_names_; }
   const std::vector<TierStats>& tier_stats() const { return tier_stats_; }
   const RunTotals& totals() const { return totals_; }
-  Time now() const { return sim_.now(); }
+  Time now() const override { return sim_.now(); }
   // When the run ended: the scenario's duration, or earlier when the network went idle
   // (every flow that starts within the duration finished and no packet is left).
   Time ended_at() const { return ended_at_; }
@@ -123,8 +123,15 @@ class Network : public EventHandler {
 
   void handle(const Event& ev) override;
 
+  // For transport tests: the first transmission of data packet `seq` of `flow` is dropped
+  // on the sender's link / reaches the first switch `extra` late. Call before run().
+  void test_drop(uint32_t flow, uint32_t seq) { test_hooks_.push_back({flow, seq, kNever}); }
+  void test_delay(uint32_t flow, uint32_t seq, Time extra) { test_hooks_.push_back({flow, seq, extra}); }
+  // The cap on IRN's packets in flight the fabric gives (its longest path's BDP).
+  uint32_t bdp_packets() const;
+
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kRto, kPfcTick, kSample };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -169,17 +176,15 @@ class Network : public EventHandler {
     Time paused_until = 0;            // data priority held by a PAUSE
     Time wake_at = kNever;
   };
-  struct FlowState {
+  struct FlowState {                  // the NIC's view; the transport keeps its own
     uint32_t npkts = 0;
-    uint32_t snd_nxt = 0, snd_una = 0, rcv_nxt = 0;
     uint32_t sslot = 0, rslot = 0;
-    uint32_t rto_gen = 0, rto_una = 0;
-    uint32_t since_ack = 0;
     uint32_t max_sent = 0;            // packets below this were sent at least once
-    uint32_t nack_for = ~0u;          // receiver: NACK sent for this rcv_nxt
-    bool active = false, in_ready = false, sender_done = false, rto_armed = false;
-    std::vector<uint32_t> retx;       // SR: packets to send again
-    std::vector<uint64_t> got;        // SR receiver: out-of-order packets held (bitmap from rcv_nxt base 0)
+    bool active = false, in_ready = false, sender_done = false;
+  };
+  struct TestHook {
+    uint32_t flow, seq;
+    Time extra;                       // kNever: drop
   };
 
   // construction
@@ -191,7 +196,7 @@ class Network : public EventHandler {
   // packets
   uint32_t alloc(const Packet& p);
   void release(uint32_t id);
-  void transmit(NodeId n, PortId port, uint32_t id);
+  void transmit(NodeId n, PortId port, uint32_t id, Time extra = 0);
   bool port_wait(NodeId n, PortId port);  // true (and a kTxDone booked) if the port is busy
   void drop(uint32_t id, unsigned tier, unsigned cause);
 
@@ -215,12 +220,19 @@ class Network : public EventHandler {
   void retry_waiting();
   void schedule_next_start();
   void make_ready(uint32_t f);
-  void send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to);
+  void send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to, uint32_t sack = 0, bool ece = false);
   uint32_t payload_of(uint32_t flow, uint32_t seq) const;  // payload bytes of packet seq
-  void arm_rto(uint32_t f);
-  void on_rto(uint32_t f, uint32_t gen);
   void receiver_done(uint32_t f);
   void sender_done(uint32_t f);
+  bool test_hook(uint32_t id, Time* extra);  // a test hook for this data packet (consumed)
+  // TransportEnv
+  void feedback(uint32_t flow, PktType type, uint32_t ack, uint32_t sack, bool ece) override;
+  void wake(uint32_t flow) override { make_ready(flow); }
+  void timer(uint32_t flow, Time at, uint32_t token) override;
+  void delivered(uint32_t flow, uint32_t seq) override;
+  void out_of_order(uint32_t flow) override { ++results_[flow].ooo; }
+  void receiver_complete(uint32_t flow) override { receiver_done(flow); }
+  void sender_complete(uint32_t flow) override { sender_done(flow); }
   uint64_t ticks(Time t) const { return t / 1000; }  // DCQCN time base: 1 ns ticks
 
   const Scenario& s_;
@@ -243,6 +255,8 @@ class Network : public EventHandler {
   std::vector<Switch> switches_;
   std::vector<Host> hosts_;
   std::vector<FlowState> fs_;
+  std::unique_ptr<Transport> transport_;
+  std::vector<TestHook> test_hooks_;
   std::vector<FlowResult> results_;
   std::vector<std::vector<uint32_t>> successors_;  // flow -> flows that start after it
   std::vector<std::string> tier_names_;
@@ -259,7 +273,6 @@ class Network : public EventHandler {
   bool idle_ = false;
   void flow_closed();        // one more flow finished at both ends
   bool lossless_ = true;  // PFC on: data priority is lossless
-  bool sr_ = false;       // selective-repeat receiver (else go-back-N)
   bool wrr_ = false;      // WRR among data priorities (else strict priority)
 };
 

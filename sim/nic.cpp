@@ -1,6 +1,6 @@
 // The NIC of the fabric (docs/sim.md, "Data path"): QP slots, the DCQCN block's pacing
-// and rate control, PAUSE response, and the transport (go-back-N or selective-repeat
-// receiver, ACK / NACK, retransmission timeout).
+// and rate control, PAUSE response; it runs the scenario's transport (sim/transport.h),
+// which decides what a sender sends and how a receiver answers.
 #include <algorithm>
 #include <stdexcept>
 
@@ -66,11 +66,13 @@ uint32_t Network::payload_of(uint32_t flow, uint32_t seq) const {
   return static_cast<uint32_t>(std::min<uint64_t>(cfg_.nic.mtu, bytes > off ? bytes - off : 1));
 }
 
-void Network::send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to) {
+void Network::send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, NodeId to, uint32_t sack, bool ece) {
   Packet p;
   p.type = type;
   p.flow = flow;
   p.seq = seq;
+  p.sack = sack;
+  p.ce = ece;
   p.src = h.node;
   p.dst = to;
   p.prio = kControlPrio;
@@ -112,20 +114,7 @@ void Network::host_kick(Host& h) {
     f.in_ready = false;
     if (!f.active || f.sender_done) continue;
     uint32_t seq = 0;
-    bool have = false;
-    while (!f.retx.empty() && !have) {
-      const uint32_t r = f.retx.front();
-      f.retx.erase(f.retx.begin());
-      if (r >= f.snd_una) {
-        seq = r;
-        have = true;
-      }
-    }
-    if (!have && f.snd_nxt < f.npkts) {
-      seq = f.snd_nxt++;
-      have = true;
-    }
-    if (!have) continue;
+    if (!transport_->take(d.flow, &seq)) continue;
     const Flow& fl = flow_list_[d.flow];
     Packet p;
     p.type = PktType::Data;
@@ -143,8 +132,14 @@ void Network::host_kick(Host& h) {
     if (seq < f.max_sent) ++results_[d.flow].retx;
     else f.max_sent = seq + 1;
     if (h.dcqcn) h.dcqcn->on_sent(f.sslot, p.wire, ticks(now));
-    arm_rto(d.flow);
-    transmit(h.node, 0, id);
+    transport_->sent(d.flow, seq);
+    Time extra = 0;
+    if (!test_hooks_.empty() && test_hook(id, &extra)) {
+      port_free_[port_base_[h.node]] = now + serialization_time(p.wire, h.bps);
+      drop(id, host_tier_, kDropBuffer);
+    } else {
+      transmit(h.node, 0, id, extra);
+    }
     make_ready(d.flow);
     if (!h.ctrl.empty() || !h.ready.empty()) port_wait(h.node, 0);
     return;
@@ -154,12 +149,12 @@ void Network::host_kick(Host& h) {
 void Network::make_ready(uint32_t fi) {
   FlowState& f = fs_[fi];
   if (f.in_ready || !f.active || f.sender_done) return;
-  if (f.retx.empty() && f.snd_nxt >= f.npkts) return;
+  uint32_t next = 0;
+  if (!transport_->peek(fi, &next)) return;
   const Flow& fl = flow_list_[fi];
   Host& h = hosts_[fl.src];
   Time t = sim_.now();
   if (h.dcqcn) {
-    const uint32_t next = f.retx.empty() ? f.snd_nxt : f.retx.front();
     const uint32_t wire = payload_of(fi, next) + kHeaderBytes;
     const uint64_t d = h.dcqcn->next_departure(f.sslot, wire, ticks(t));  // Q48.16 ticks of 1 ns
     const unsigned __int128 ps = (static_cast<unsigned __int128>(d) * 1000 + 0xFFFF) >> 16;
@@ -170,25 +165,30 @@ void Network::make_ready(uint32_t fi) {
   host_kick(h);
 }
 
-void Network::arm_rto(uint32_t fi) {
-  FlowState& f = fs_[fi];
-  if (f.rto_armed) return;
-  f.rto_armed = true;
-  f.rto_una = f.snd_una;
-  sim_.after(cfg_.nic.rto, *this, kRto, (uint64_t{f.rto_gen} << 32) | fi);
+bool Network::test_hook(uint32_t id, Time* extra) {
+  const Packet& p = pkts_[id];
+  for (size_t i = 0; i < test_hooks_.size(); ++i) {
+    if (test_hooks_[i].flow != p.flow || test_hooks_[i].seq != p.seq) continue;
+    const Time e = test_hooks_[i].extra;
+    test_hooks_.erase(test_hooks_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (e == kNever) return true;
+    *extra = e;
+    return false;
+  }
+  return false;
 }
 
-void Network::on_rto(uint32_t fi, uint32_t gen) {
-  FlowState& f = fs_[fi];
-  if (gen != f.rto_gen) return;
-  f.rto_armed = false;
-  if (f.sender_done || !f.active) return;
-  if (f.snd_una == f.rto_una && f.snd_una < f.npkts) {
-    if (!sr_) f.snd_nxt = f.snd_una;
-    else f.retx.push_back(f.snd_una);
-    make_ready(fi);
-  }
-  if (f.snd_una < f.npkts) arm_rto(fi);
+void Network::timer(uint32_t flow, Time at, uint32_t token) {
+  sim_.at(at, *this, kTimer, (uint64_t{token} << 32) | flow);
+}
+
+void Network::feedback(uint32_t flow, PktType type, uint32_t ack, uint32_t sack, bool ece) {
+  const Flow& fl = flow_list_[flow];
+  send_control(hosts_[fl.dst], type, flow, ack, fl.src, sack, ece);
+}
+
+void Network::delivered(uint32_t flow, uint32_t seq) {
+  delivered_by_sender_[flow_list_[flow].src] += payload_of(flow, seq);
 }
 
 void Network::flow_start(uint32_t fi) {
@@ -217,6 +217,7 @@ void Network::flow_grant(uint32_t fi) {
     dst.dcqcn->reset_qp(f.rslot);
   }
   f.active = true;
+  transport_->open(fi, f.npkts);
   results_[fi].start = sim_.now();
   make_ready(fi);
 }
@@ -236,8 +237,7 @@ void Network::receiver_done(uint32_t fi) {
   Host& dst = hosts_[fl.dst];
   results_[fi].finish = sim_.now();
   if (fs_[fi].sender_done && fl.start < s_.duration) flow_closed();
-  fs_[fi].got.clear();
-  fs_[fi].got.shrink_to_fit();
+  transport_->close_receiver(fi);
   if (dst.dcqcn) dst.free_slots.push_back(fs_[fi].rslot);
   send_control(dst, PktType::Ack, fi, fs_[fi].npkts, fl.src);
   for (uint32_t s : successors_[fi]) sim_.at(std::max(sim_.now(), flow_list_[s].start), *this, kFlowStart, s);
@@ -249,9 +249,7 @@ void Network::sender_done(uint32_t fi) {
   if (f.sender_done) return;
   f.sender_done = true;
   if (results_[fi].done() && flow_list_[fi].start < s_.duration) flow_closed();
-  ++f.rto_gen;
-  f.retx.clear();
-  f.retx.shrink_to_fit();
+  transport_->close_sender(fi);
   Host& src = hosts_[flow_list_[fi].src];
   if (src.dcqcn) src.free_slots.push_back(f.sslot);
   retry_waiting();
@@ -286,55 +284,14 @@ void Network::host_arrive(Host& h, uint32_t id) {
         ++totals_.cnps_sent;
         send_control(h, PktType::Cnp, p.flow, 0, p.src);
       }
-      const Flow& fl = flow_list_[p.flow];
-      if (p.seq == f.rcv_nxt) {
-        delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
-        ++f.rcv_nxt;
-        while (!f.got.empty() && f.rcv_nxt < f.npkts && (f.got[f.rcv_nxt >> 6] >> (f.rcv_nxt & 63) & 1)) {
-          delivered_by_sender_[fl.src] += payload_of(p.flow, f.rcv_nxt);
-          ++f.rcv_nxt;
-        }
-        if (f.rcv_nxt >= f.npkts) {
-          receiver_done(p.flow);
-        } else if (++f.since_ack >= cfg_.nic.ack_every) {
-          f.since_ack = 0;
-          send_control(h, PktType::Ack, p.flow, f.rcv_nxt, p.src);
-        }
-      } else if (p.seq > f.rcv_nxt) {
-        ++r.ooo;
-        if (sr_) {
-          if (f.got.empty()) f.got.assign((f.npkts + 63) / 64, 0);
-          f.got[p.seq >> 6] |= 1ull << (p.seq & 63);
-        }
-        if (f.nack_for != f.rcv_nxt) {
-          f.nack_for = f.rcv_nxt;
-          send_control(h, PktType::Nack, p.flow, f.rcv_nxt, p.src);
-        }
-      } else {
-        send_control(h, PktType::Ack, p.flow, f.rcv_nxt, p.src);
-      }
+      transport_->on_data(p.flow, TransportPkt{p.type, p.seq, p.sack, p.ce});
       break;
     }
     case PktType::Ack:
     case PktType::Nack: {
-      FlowState& f = fs_[p.flow];
+      const FlowState& f = fs_[p.flow];
       if (!f.active || f.sender_done) break;
-      if (p.seq > f.snd_una) {
-        f.snd_una = p.seq;
-        if (f.snd_nxt < f.snd_una) f.snd_nxt = f.snd_una;
-      }
-      if (f.snd_una >= f.npkts) {
-        sender_done(p.flow);
-        break;
-      }
-      if (p.type == PktType::Nack) {
-        if (!sr_) {
-          if (f.snd_nxt > p.seq) f.snd_nxt = p.seq;
-        } else if (std::find(f.retx.begin(), f.retx.end(), p.seq) == f.retx.end()) {
-          f.retx.push_back(p.seq);
-        }
-        make_ready(p.flow);
-      }
+      transport_->on_feedback(p.flow, TransportPkt{p.type, p.seq, p.sack, p.ce});
       break;
     }
     case PktType::Cnp: {

@@ -97,7 +97,7 @@ json summary(const Network& net, const RunCost& cost) {
                                                           : c.balancer.mode},
                  {"engines", c.balancer.engines},
                  {"components", c.balancer.components},
-                 {"receiver", c.nic.receiver},
+                 {"transport", c.nic.transport},
                  {"dcqcn", c.nic.dcqcn.enable ? c.nic.dcqcn.variant : "off"},
                  {"pfc", c.sw.pfc.enable},
                  {"marker", c.sw.marker.enable ? c.sw.marker.mode : "off"}};
@@ -224,7 +224,7 @@ std::string format_summary(const json& j) {
   char b[256];
   const json& cfg = j["config"];
   o << "run: " << j["scenario"]["name"].get<std::string>() << " | balancer " << cfg["balancer"].get<std::string>()
-    << ", receiver " << cfg["receiver"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
+    << ", transport " << cfg["transport"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
     << ", pfc " << (cfg["pfc"].get<bool>() ? "on" : "off") << "\n";
   o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed";
   if (j["run"]["ended_by"] == "idle")

@@ -2,6 +2,7 @@
 #include "sim/text_file.h"
 #include "sim/balancer.h"
 #include "sim/scenario.h"
+#include "sim/transport.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -522,14 +523,38 @@ void parse_switch(const Obj& top, SwitchCfg& c) {
 
 void parse_nic(const Obj& top, NicCfg& c) {
   if (!top.has("nic")) return;
-  const Obj o(top.at("nic"), "nic", top.file(), {"dcqcn", "receiver", "mtu", "ack_every", "rto", "qps"});
-  c.receiver = choice(o, "receiver", c.receiver, {"gbn", "sr"});
+  const Obj o(top.at("nic"), "nic", top.file(),
+              {"dcqcn", "transport", "irn", "dctcp", "receiver", "mtu", "ack_every", "rto", "qps"});
+  if (o.has("receiver")) o.fail("nic.receiver", "renamed: the transport is nic.transport (\"gbn\" or \"sr\" as before)");
+  c.transport = choice(o, "transport", c.transport, transport_names());
   if (o.has("mtu")) c.mtu = o.bytes("mtu");
   if (c.mtu < 64 || c.mtu > 9000) o.fail("nic.mtu", "must be in 64..9000 bytes of payload");
   c.ack_every = static_cast<unsigned>(o.uint("ack_every", 1, 1024, c.ack_every));
   c.rto = o.time("rto", c.rto);
   if (c.rto < kUs) o.fail("nic.rto", "must be at least 1us");
   c.qps = static_cast<unsigned>(o.uint("qps", 2, 65536, c.qps));
+  if (o.has("irn")) {
+    const Obj r(o.at("irn"), "nic.irn", o.file(), {"rto_high", "rto_low", "rto_low_pkts", "bdp_cap", "reorder"});
+    IrnCfg& q = c.irn;
+    q.rto_high = r.time("rto_high", q.rto_high);
+    q.rto_low = r.time("rto_low", q.rto_low);
+    if (q.rto_low < kUs) r.fail("nic.irn.rto_low", "must be at least 1us");
+    if (q.rto_high < q.rto_low) r.fail("nic.irn.rto_high", "must be at least rto_low");
+    q.rto_low_pkts = static_cast<unsigned>(r.uint("rto_low_pkts", 0, 1u << 20, q.rto_low_pkts));
+    q.bdp_cap = r.uint("bdp_cap", 0, 0xFFFFFFFFu, q.bdp_cap);
+    q.reorder = static_cast<unsigned>(r.uint("reorder", 1, 1u << 20, q.reorder));
+  }
+  if (o.has("dctcp")) {
+    const Obj d(o.at("dctcp"), "nic.dctcp", o.file(), {"ecn", "g_shift", "min_rto", "init_cwnd", "dupacks", "shim"});
+    DctcpCfg& q = c.dctcp;
+    q.ecn = boolean(d, "ecn", q.ecn);
+    q.g_shift = static_cast<unsigned>(d.uint("g_shift", 0, 16, q.g_shift));
+    q.min_rto = d.time("min_rto", q.min_rto);
+    if (q.min_rto < kUs || q.min_rto > 10 * kSec) d.fail("nic.dctcp.min_rto", "must be in 1us..10s");
+    q.init_cwnd = static_cast<unsigned>(d.uint("init_cwnd", 1, 1u << 20, q.init_cwnd));
+    q.dupacks = static_cast<unsigned>(d.uint("dupacks", 1, 1024, q.dupacks));
+    q.shim = d.time("shim", q.shim);
+  }
   if (!o.has("dcqcn")) return;
   const Obj d(o.at("dcqcn"), "nic.dcqcn", o.file(),
               {"enable", "variant", "g_shift", "alpha_period", "dec_period", "inc_period", "byte_reset", "threshold",

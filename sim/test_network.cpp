@@ -99,14 +99,17 @@ const std::string kWebSearch = R"({"seed": 11, "duration": "10ms",
   "workload": {"traffic": [{"pattern": "random", "arrival": "poisson", "load": 0.6,
                             "size_cdf": "websearch_dctcp", "stop": "8ms"}]}})";
 
-// Every balancer of the registry (sim/balancer.cpp), so a new one is covered by adding it.
+// Every balancer of the registry (sim/balancer.cpp) with every transport
+// (sim/transport.cpp), so a new one is covered by adding it.
 TEST(Network, ConservationEveryBalancerAndReceiver) {
   ASSERT_GE(balancer_registry().size(), 5u);
+  ASSERT_GE(transport_registry().size(), 4u);
   for (const BalancerEntry& e : balancer_registry()) {
     const std::string mode = e.name;
-    for (const char* recv : {"gbn", "sr"}) {
+    for (const TransportEntry& te : transport_registry()) {
+      const std::string recv = te.name;
       SCOPED_TRACE(mode + " / " + recv);
-      const SimRun r(kWebSearch, {"balancer.mode=" + mode, std::string("nic.receiver=") + recv});
+      const SimRun r(kWebSearch, {"balancer.mode=" + mode, "nic.transport=" + recv});
       expect_invariants(r);
       const RunTotals& t = r.net->totals();
       EXPECT_GT(t.selector_decisions, 0u);
@@ -268,7 +271,7 @@ TEST(Network, DrillKeepsUplinkQueuesMoreEvenThanRandom) {
   const std::string fast = R"({"seed": 9, "duration": "3ms",
     "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
                  "host_link": {"speed": "40G"}, "fabric_link": {"speed": "10G"}},
-    "nic": {"receiver": "sr"},
+    "nic": {"transport": "sr"},
     "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
   double stdv[2] = {};
   uint64_t maxq[2] = {};
@@ -468,7 +471,7 @@ TEST(Network, ComponentsKeepAFlowInsideOneComponent) {
     "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
                  "host_link": {"speed": "10G"}, "fabric_link": {"speed": "10G"},
                  "link_overrides": [{"between": ["leaf0", "spine0"], "speed": "40G"}]},
-    "nic": {"receiver": "sr"},
+    "nic": {"transport": "sr"},
     "balancer": {"mode": "drill"},
     "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
   for (const bool comp : {false, true}) {

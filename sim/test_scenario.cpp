@@ -251,7 +251,7 @@ TEST(Scenario, TomlIsTheSameDocumentAsJson) {
   const Scenario j = parse(R"({"name": "16:1 incast with PFC, TOML", "seed": 5, "duration": "3ms",
       "topology": {"type": "leaf_spine", "spines": 2, "leaves": 3, "hosts_per_leaf": 8},
       "workload": {"traffic": [{"pattern": "incast", "senders": 16, "receiver": "h0", "size": "100KB"}]},
-      "switch": {"pfc": {"buffer": "1MB", "threshold": "dynamic"}}, "nic": {"receiver": "gbn"}})");
+      "switch": {"pfc": {"buffer": "1MB", "threshold": "dynamic"}}, "nic": {"transport": "gbn"}})");
   const Routing rt(t.topology), rj(j.topology);
   const std::vector<Flow> ft = generate_flows(t.traffic, t.topology, t.seed);
   const std::vector<Flow> fj = generate_flows(j.traffic, j.topology, j.seed);
@@ -261,7 +261,7 @@ TEST(Scenario, TomlIsTheSameDocumentAsJson) {
   EXPECT_EQ(st, sj);
   EXPECT_EQ(t.net.sw.pfc.buffer, 1'000'000u);
   EXPECT_TRUE(t.net.sw.pfc.dynamic);
-  EXPECT_EQ(t.net.nic.receiver, "gbn");
+  EXPECT_EQ(t.net.nic.transport, "gbn");
   ASSERT_EQ(ft.size(), fj.size());
   for (size_t i = 0; i < ft.size(); ++i) EXPECT_EQ(ft[i].src, fj[i].src);
 }
