@@ -83,7 +83,7 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   for (size_t i = 0; i < flow_list_.size(); ++i) {
     const Flow& f = flow_list_[i];
     results_[i].flow = &f;
-    results_[i].ideal = ideal_fct(f);
+    ideal_fct(results_[i]);
     fs_[i].npkts = static_cast<uint32_t>(std::max<uint64_t>(1, (f.bytes + cfg_.nic.mtu - 1) / cfg_.nic.mtu));
     if (f.after != kNoFlow) successors_.at(f.after).push_back(static_cast<uint32_t>(i));
     if (f.start < s_.duration) ++open_flows_;
@@ -134,25 +134,30 @@ uint32_t Network::bdp_packets() const {
 
 Network::~Network() = default;
 
-Time Network::ideal_fct(const Flow& f) const {
+void Network::ideal_fct(FlowResult& r) const {
   // Store-and-forward along one shortest path: the first packet crosses every hop, the
   // rest stream behind it at the slowest link's rate.
+  const Flow& f = *r.flow;
   const uint64_t first = std::min<uint64_t>(f.bytes, cfg_.nic.mtu) + kHeaderBytes;
   const uint64_t total = f.bytes + ((f.bytes + cfg_.nic.mtu - 1) / cfg_.nic.mtu) * kHeaderBytes;
   // The stream is bounded by the end hosts' links (a sprayed flow may use several fabric
   // paths at once), so the ideal is a lower bound for every balancer.
   uint64_t slowest = std::min(hosts_[f.src].bps, hosts_[f.dst].bps);
-  Time t = 0;
+  Time t = 0, back = 0, rtt = 0;
   NodeId at = f.src;
   for (int guard = 0; at != f.dst && guard < 255; ++guard) {
     const PortSpan c = routing_.next_hops(at, f.dst);
-    if (c.empty()) return 0;
+    if (c.empty()) return;
     const Port& p = topo_.node(at).ports[c[0]];
     const Link& l = topo_.link(p.link);
     t += l.delay + serialization_time(first, l.bps);
+    back += l.delay + serialization_time(kControlBytes, l.bps);  // the last ACK, same links back
+    rtt += 2 * l.delay + serialization_time(cfg_.nic.mtu + kHeaderBytes, l.bps) + serialization_time(kControlBytes, l.bps);
     at = p.peer;
   }
-  return t + serialization_time(total - first, slowest);
+  r.ideal = t + serialization_time(total - first, slowest);
+  r.ideal_sender = r.ideal + back;
+  r.ideal_base_rtt = rtt + serialization_time(total, slowest);
 }
 
 // ------------------------------------------------------------------ packets
@@ -262,7 +267,7 @@ void Network::handle(const Event& ev) {
         sim_.stop();
         break;
       }
-      if (sim_.now() + cfg_.report.sample_period <= s_.duration) sim_.after(cfg_.report.sample_period, *this, kSample);
+      if (sim_.now() + cfg_.report.sample_period <= s_.end()) sim_.after(cfg_.report.sample_period, *this, kSample);
       break;
     default:
       throw std::logic_error("network: unknown event kind");
@@ -284,7 +289,7 @@ void Network::flow_closed() {
 void Network::run(const std::function<void(Time, uint64_t)>& progress, Time every) {
   schedule_next_start();
   sim_.after(cfg_.report.sample_period, *this, kSample);
-  const Time end = s_.duration;
+  const Time end = s_.end();
   const Time step = every ? every : end;
   for (Time t = 0; t < end;) {
     t = std::min(end, t + step);

@@ -68,7 +68,11 @@ struct FlowResult {
   const Flow* flow = nullptr;
   Time start = 0;           // first packet could leave (QP granted)
   Time finish = kNever;     // receiver has every byte
-  Time ideal = 0;           // unloaded-fabric FCT
+  Time first_sent = kNever; // sender: first data packet on the wire
+  Time acked = kNever;      // sender: every byte acknowledged
+  Time ideal = 0;           // unloaded-fabric FCT (flow start to the last byte received)
+  Time ideal_sender = 0;    // same, to the last ACK back at the sender
+  Time ideal_base_rtt = 0;  // base RTT of the path + wire bytes at the host rate (ns-3 RDMA simulators' form)
   uint32_t retx = 0;        // data packets sent again
   uint32_t ooo = 0;         // data packets that arrived out of order
   bool done() const { return finish != kNever; }
@@ -96,7 +100,8 @@ class Network : public EventHandler, private TransportEnv {
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
-  // Runs until the scenario's duration (or until nothing is left to do). `progress`
+  // Runs until the scenario's duration, or with run.until = "all_done" until every flow
+  // finished or the cap; either way it stops early when nothing is left to do. `progress`
   // (may be empty) is called about every `every` of simulated time.
   void run(const std::function<void(Time now, uint64_t events)>& progress = {}, Time every = 0);
 
@@ -107,10 +112,10 @@ class Network : public EventHandler, private TransportEnv {
   const std::vector<TierStats>& tier_stats() const { return tier_stats_; }
   const RunTotals& totals() const { return totals_; }
   Time now() const override { return sim_.now(); }
-  // When the run ended: the scenario's duration, or earlier when the network went idle
-  // (every flow that starts within the duration finished and no packet is left).
+  // When the run ended and why: "idle" (every flow that starts within the duration
+  // finished and no packet is left), "duration", or "cap" (all_done hit run.cap).
   Time ended_at() const { return ended_at_; }
-  bool ended_idle() const { return ended_at_ < s_.duration; }
+  const char* ended_by() const { return idle_ ? "idle" : s_.run.all_done ? "cap" : "duration"; }
   // Bytes delivered per sender host (payload, in order).
   const std::vector<uint64_t>& delivered_by_sender() const { return delivered_by_sender_; }
   // Conservation: injected == delivered + dropped + in flight (data packets); empty if
@@ -191,7 +196,7 @@ class Network : public EventHandler, private TransportEnv {
   void build_switch(NodeId n);
   void build_host(NodeId n);
   void build_components();
-  Time ideal_fct(const Flow& f) const;
+  void ideal_fct(FlowResult& r) const;
 
   // packets
   uint32_t alloc(const Packet& p);

@@ -131,6 +131,7 @@ void Network::host_kick(Host& h) {
     ++totals_.data_injected;
     if (seq < f.max_sent) ++results_[d.flow].retx;
     else f.max_sent = seq + 1;
+    if (results_[d.flow].first_sent == kNever) results_[d.flow].first_sent = now;
     if (h.dcqcn) h.dcqcn->on_sent(f.sslot, p.wire, ticks(now));
     transport_->sent(d.flow, seq);
     Time extra = 0;
@@ -248,6 +249,7 @@ void Network::sender_done(uint32_t fi) {
   FlowState& f = fs_[fi];
   if (f.sender_done) return;
   f.sender_done = true;
+  results_[fi].acked = sim_.now();
   if (results_[fi].done() && flow_list_[fi].start < s_.duration) flow_closed();
   transport_->close_sender(fi);
   Host& src = hosts_[flow_list_[fi].src];

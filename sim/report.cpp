@@ -53,7 +53,8 @@ void write_flows_csv(const Network& net, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
   const Topology& t = net.scenario().topology;
-  out << "id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo\n";
+  out << "id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo,in_window,first_sent_us,acked_us,"
+         "sender_fct_us,ideal_sender_us,ideal_base_rtt_us\n";
   char buf[256];
   for (const FlowResult& r : net.flows()) {
     const Flow& f = *r.flow;
@@ -68,7 +69,21 @@ void write_flows_csv(const Network& net, const std::string& path) {
     } else {
       std::snprintf(buf, sizeof buf, ",,%.3f,,", us(r.ideal));
     }
-    out << buf << r.retx << ',' << r.ooo << '\n';
+    out << buf << r.retx << ',' << r.ooo << ',' << (net.scenario().in_window(f.start) ? 1 : 0) << ',';
+    if (r.first_sent != kNever) {
+      std::snprintf(buf, sizeof buf, "%.3f,", us(r.first_sent));
+      out << buf;
+    } else {
+      out << ',';
+    }
+    if (r.acked != kNever && r.first_sent != kNever) {
+      std::snprintf(buf, sizeof buf, "%.3f,%.3f,", us(r.acked), us(r.acked - r.first_sent));
+    } else {
+      std::snprintf(buf, sizeof buf, ",,");
+    }
+    out << buf;
+    std::snprintf(buf, sizeof buf, "%.3f,%.3f\n", us(r.ideal_sender), us(r.ideal_base_rtt));
+    out << buf;
   }
   if (!out) throw std::runtime_error("cannot write " + path);
 }
@@ -91,7 +106,11 @@ json summary(const Network& net, const RunCost& cost) {
   j["scenario"] = {{"file", s.file}, {"name", s.name}, {"seed", s.seed}, {"duration_us", us(s.duration)},
                    {"hosts", s.topology.num_hosts()}, {"switches", s.topology.num_switches()}};
   // the run stops early once the network is idle (every flow done, no packet left)
-  j["run"] = {{"ended_us", us(net.ended_at())}, {"ended_by", net.ended_idle() ? "idle" : "duration"}};
+  j["run"] = {{"ended_us", us(net.ended_at())},
+              {"ended_by", net.ended_by()},
+              {"until", s.run.all_done ? "all_done" : "duration"},
+              {"window_us", {us(s.run.window_from), us(s.run.window_to)}}};
+  if (s.run.all_done) j["run"]["cap_us"] = us(s.run.cap);
   j["config"] = {{"balancer", c.balancer.mode == "drill" ? "drill(" + std::to_string(c.balancer.d) + "," +
                                                                 std::to_string(c.balancer.m) + ")"
                                                           : c.balancer.mode},
@@ -103,9 +122,10 @@ json summary(const Network& net, const RunCost& cost) {
                  {"marker", c.sw.marker.enable ? c.sw.marker.mode : "off"}};
 
   // flows and FCT
-  std::vector<double> fct_all, sd_all;
-  std::vector<std::vector<double>> fct_b(std::size(kBuckets)), sd_b(std::size(kBuckets));
-  uint64_t started = 0, done = 0, retx = 0, ooo = 0;
+  std::vector<double> fct_all, sd_all, sfct_all, srtt_all;
+  std::vector<std::vector<double>> fct_b(std::size(kBuckets)), sd_b(std::size(kBuckets)), sfct_b(std::size(kBuckets)),
+      srtt_b(std::size(kBuckets));
+  uint64_t started = 0, done = 0, retx = 0, ooo = 0, outside = 0, sender_open = 0;
   std::vector<uint64_t> unfinished_b(std::size(kBuckets), 0);
   auto bucket_of = [](uint64_t bytes) {
     for (size_t b = 0; b < std::size(kBuckets); ++b)
@@ -114,11 +134,15 @@ json summary(const Network& net, const RunCost& cost) {
   };
   for (const FlowResult& r : net.flows()) {
     if (r.flow->start >= s.duration) continue;
-    ++started;
     retx += r.retx;
     ooo += r.ooo;
+    if (!s.in_window(r.flow->start)) {  // simulated, counted, left out of the statistics
+      ++outside;
+      continue;
+    }
+    ++started;
+    const size_t b = bucket_of(r.flow->bytes);
     if (!r.done()) {  // counted beside every statistic, never silently left out
-      const size_t b = bucket_of(r.flow->bytes);
       if (b < unfinished_b.size()) ++unfinished_b[b];
       continue;
     }
@@ -127,21 +151,36 @@ json summary(const Network& net, const RunCost& cost) {
     const double sd = r.ideal ? static_cast<double>(r.finish - r.flow->start) / static_cast<double>(r.ideal) : 0;
     fct_all.push_back(fct);
     sd_all.push_back(sd);
-    for (size_t b = 0; b < std::size(kBuckets); ++b) {
-      if (r.flow->bytes >= kBuckets[b].lo && r.flow->bytes < kBuckets[b].hi) {
-        fct_b[b].push_back(fct);
-        sd_b[b].push_back(sd);
-      }
+    if (b < fct_b.size()) {
+      fct_b[b].push_back(fct);
+      sd_b[b].push_back(sd);
+    }
+    // sender side: first byte sent to the last ACK; its slowdown against the ns-3 RDMA
+    // simulators' ideal (base RTT + bytes at the host rate) from the flow's start
+    if (r.acked == kNever || r.first_sent == kNever) {
+      ++sender_open;
+      continue;
+    }
+    const double sfct = us(r.acked - r.first_sent);
+    const double srtt = r.ideal_base_rtt ? static_cast<double>(r.acked - r.flow->start) / static_cast<double>(r.ideal_base_rtt) : 0;
+    sfct_all.push_back(sfct);
+    srtt_all.push_back(srtt);
+    if (b < sfct_b.size()) {
+      sfct_b[b].push_back(sfct);
+      srtt_b[b].push_back(srtt);
     }
   }
-  j["flows"] = {{"started", started}, {"completed", done}, {"unfinished", started - done}};
+  j["flows"] = {{"started", started}, {"completed", done}, {"unfinished", started - done}, {"outside_window", outside},
+                {"completed_not_acked", sender_open}};
   json buckets = json::array();
   for (size_t b = 0; b < std::size(kBuckets); ++b) {
     buckets.push_back({{"size", kBuckets[b].label}, {"count", fct_b[b].size()}, {"unfinished", unfinished_b[b]},
-                       {"fct_us", dist(fct_b[b])}, {"slowdown", dist(sd_b[b])}});
+                       {"fct_us", dist(fct_b[b])}, {"slowdown", dist(sd_b[b])},
+                       {"sender_fct_us", dist(sfct_b[b])}, {"slowdown_base_rtt", dist(srtt_b[b])}});
   }
   j["fct"] = {{"all", {{"count", fct_all.size()}, {"unfinished", started - done}, {"fct_us", dist(fct_all)},
-                       {"slowdown", dist(sd_all)}}},
+                       {"slowdown", dist(sd_all)}, {"sender_fct_us", dist(sfct_all)},
+                       {"slowdown_base_rtt", dist(srtt_all)}}},
               {"by_size", buckets}};
 
   // throughput and fairness (senders with at least one started flow)
@@ -150,9 +189,11 @@ json summary(const Network& net, const RunCost& cost) {
     if (r.flow->start < s.duration) sender[r.flow->src] = true;
   double sum = 0, sq = 0, mn = 1e300, mx = 0;
   size_t n = 0;
+  // bytes delivered over the duration, or with all_done over the whole run
+  const Time span = s.run.all_done ? std::max<Time>(net.ended_at(), 1) : s.duration;
   for (size_t h = 0; h < sender.size(); ++h) {
     if (!sender[h]) continue;
-    const double gbps = static_cast<double>(net.delivered_by_sender()[h]) * 8.0 / (us(s.duration) * 1e3);
+    const double gbps = static_cast<double>(net.delivered_by_sender()[h]) * 8.0 / (us(span) * 1e3);
     sum += gbps;
     sq += gbps * gbps;
     mn = std::min(mn, gbps);
@@ -230,6 +271,15 @@ std::string format_summary(const json& j) {
   if (j["run"]["ended_by"] == "idle")
     o << "; the network went idle at " << j["run"]["ended_us"].get<double>() << " us and the run ended there";
   o << "\n";
+  if (j["run"]["ended_by"] == "cap") {
+    o << "WARNING: the run hit its cap (run.cap, " << j["run"]["cap_us"].get<double>() << " us) with "
+      << j["flows"]["unfinished"] << " flows unfinished: their FCTs are missing below\n";
+  }
+  if (j["flows"]["outside_window"].get<uint64_t>()) {
+    o << "  statistics count the flows that started in [" << j["run"]["window_us"][0].get<double>() << ", "
+      << j["run"]["window_us"][1].get<double>() << ") us (run.window); " << j["flows"]["outside_window"]
+      << " others ran but are left out\n";
+  }
   o << "  FCT statistics are over completed flows; 'unfinished' counts the flows of the row that\n"
        "  had not completed when the run ended (their FCTs are missing from the statistics)\n";
   o << "  size         count unfinished   FCT mean us   FCT p99 us   slowdown p50   p99\n";
@@ -255,6 +305,11 @@ std::string format_summary(const json& j) {
                 static_cast<unsigned long long>(j["packets"]["dropped"].get<uint64_t>()),
                 static_cast<unsigned long long>(t["lossless_drops"].get<uint64_t>()));
   o << b;
+  if (const uint64_t w = t["qp_waits"].get<uint64_t>(); w) {
+    std::snprintf(b, sizeof b, "QP slots: %llu flows waited for a free slot (nic.qps; their FCT includes the wait)\n",
+                  static_cast<unsigned long long>(w));
+    o << b;
+  }
   const json& p = j["performance"];
   std::snprintf(b, sizeof b, "packets: %llu data hops, conservation %s; %.2f s CPU, %.2f M hops/CPU-s, %.0f MB peak\n",
                 static_cast<unsigned long long>(j["packets"]["data_hops"].get<uint64_t>()),

@@ -521,6 +521,26 @@ void parse_switch(const Obj& top, SwitchCfg& c) {
   }
 }
 
+void parse_run(const Obj& top, Time duration, RunCfg& r) {
+  r.cap = duration > ~Time{0} / 10 ? ~Time{0} : 10 * duration;
+  r.window_to = duration;
+  if (!top.has("run")) return;
+  const Obj o(top.at("run"), "run", top.file(), {"until", "cap", "window"});
+  r.all_done = choice(o, "until", "duration", {"duration", "all_done"}) == "all_done";
+  if (o.has("cap")) {
+    if (!r.all_done) o.fail("run.cap", "only with until = \"all_done\"");
+    r.cap = o.time("cap");
+    if (r.cap < duration) o.fail("run.cap", "must be at least the duration (" + format_time(duration) + ")");
+  }
+  if (o.has("window")) {
+    const Obj w(o.at("window"), "run.window", o.file(), {"from", "to"});
+    r.window_from = w.time("from", 0);
+    r.window_to = w.time("to", duration);
+    if (r.window_to > duration) w.fail("run.window.to", "after the duration (" + format_time(duration) + "): no flow starts then");
+    if (r.window_from >= r.window_to) w.fail("run.window.from", "must be before run.window.to");
+  }
+}
+
 void parse_nic(const Obj& top, NicCfg& c) {
   if (!top.has("nic")) return;
   const Obj o(top.at("nic"), "nic", top.file(),
@@ -678,8 +698,8 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   for (const std::string& o : opt.overrides) apply_override(j, o, origin);
 
   Context ctx{origin, base_dir, opt};
-  const Obj top(j, "", origin, {"name", "description", "seed", "duration", "topology", "workload", "switch", "nic",
-                                     "balancer", "report"});
+  const Obj top(j, "", origin, {"name", "description", "seed", "duration", "run", "topology", "workload", "switch",
+                                     "nic", "balancer", "report"});
   Scenario s;
   s.file = origin;
   s.name = top.str("name", "");
@@ -687,6 +707,7 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   s.seed = top.uint("seed", 0, ~uint64_t{0}, 1);
   s.duration = top.time("duration");
   if (s.duration == 0) top.fail("duration", "must be > 0");
+  parse_run(top, s.duration, s.run);
   s.topology = parse_topology(top, s.topology_type);
   const Obj w(top.at("workload"), "workload", origin, {"traffic"});
   const json& arr = w.array("traffic");

@@ -36,6 +36,14 @@ struct ScenarioOptions {
   std::vector<std::string> overrides;
 };
 
+// How long the run goes and which flows its statistics count (section "run").
+struct RunCfg {
+  bool all_done = false;    // until = "all_done": past the duration until every flow finished
+  Time cap = 0;             // all_done: the run stops here at the latest (reported loudly)
+  Time window_from = 0;     // statistics count the flows that start in [window_from, window_to)
+  Time window_to = 0;       // (default: the whole duration)
+};
+
 struct Scenario {
   std::string file;         // the scenario file ("<text>" when parsed from a string)
   std::string name;
@@ -46,6 +54,10 @@ struct Scenario {
   Topology topology;          // built, with every modifier applied; all hosts connected
   std::vector<TrafficSpec> traffic;
   NetConfig net;              // sections "switch", "nic", "balancer", "report"
+  RunCfg run;                 // section "run"
+  // Where the run stops at the latest: the duration, or the cap with until = "all_done".
+  Time end() const { return run.all_done ? run.cap : duration; }
+  bool in_window(Time start) const { return start >= run.window_from && start < run.window_to; }
 };
 
 // A file ending in .toml is TOML (same keys and checks: it is converted to the JSON

@@ -72,14 +72,14 @@ int main(int argc, char** argv) {
     auto progress = [&](Time now, uint64_t events) {
       if (!tty) return;
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const double frac = static_cast<double>(now) / static_cast<double>(s.duration);
+      const double frac = static_cast<double>(now) / static_cast<double>(s.end());
       const double eta = frac > 0 ? el * (1 - frac) / frac : 0;
       std::fprintf(stderr, "\r[%s] %5.1f%%  sim %s of %s  %.2f M events/s  ETA %.0f s   ", bar(frac, 30).c_str(),
-                   frac * 100, format_time(now).c_str(), format_time(s.duration).c_str(),
+                   frac * 100, format_time(now).c_str(), format_time(s.end()).c_str(),
                    el > 0 ? static_cast<double>(events) / el / 1e6 : 0.0, eta);
       std::fflush(stderr);
     };
-    net.run(progress, s.duration / 200 ? s.duration / 200 : 1);
+    net.run(progress, s.end() / 200 ? s.end() / 200 : 1);
     if (tty) std::fprintf(stderr, "\n");
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const nlohmann::json sum = summary(net, measure_cost(wall));
@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
       if (!js) throw std::runtime_error("cannot write " + dir->file("summary.json").string());
     }
     if (!quiet) std::fputs(format_summary(sum).c_str(), stdout);
+    if (std::string(net.ended_by()) == "cap") {
+      std::fprintf(stderr, "warning: the run hit run.cap (%s) with %llu flows unfinished\n", format_time(s.run.cap).c_str(),
+                   static_cast<unsigned long long>(sum["flows"]["unfinished"].get<uint64_t>()));
+    }
     const std::string cons = net.conservation_error(), loss = net.lossless_error();
     if (!cons.empty() || !loss.empty()) {
       std::fprintf(stderr, "error: %s\n", (cons.empty() ? loss : cons).c_str());

@@ -140,15 +140,56 @@ TEST(Network, IdleNetworkEndsTheRun) {
   const SimRun shortrun(kIncast);
   const SimRun longrun(kIncast, {"duration=\"1000s\""});
   ASSERT_EQ(longrun.completed(), longrun.net->flows().size());
-  EXPECT_TRUE(longrun.net->ended_idle());
+  EXPECT_STREQ(longrun.net->ended_by(), "idle");
   EXPECT_LT(longrun.net->ended_at(), 3 * kMs);
   EXPECT_LT(longrun.net->totals().events, 10 * shortrun.net->totals().events);
   for (size_t i = 0; i < longrun.net->flows().size(); ++i)
     EXPECT_EQ(longrun.net->flows()[i].finish, shortrun.net->flows()[i].finish) << i;
   // a run whose traffic outlasts the duration is not idle
   const SimRun busy(kWebSearch, {"duration=\"2ms\"", "workload.traffic[0].stop=\"2ms\""});
-  EXPECT_FALSE(busy.net->ended_idle());
+  EXPECT_STREQ(busy.net->ended_by(), "duration");
   EXPECT_EQ(busy.net->ended_at(), 2 * kMs);
+}
+
+// run.until = "all_done": the run goes on past the duration until every flow that started
+// within it has finished, or stops at run.cap and says so; run.window picks the flows the
+// statistics count, and the others are counted as such.
+TEST(Network, AllDoneAndTheMeasurementWindow) {
+  const std::vector<std::string> base = {"duration=\"2ms\"", "workload.traffic[0].stop=\"2ms\""};
+  std::vector<std::string> sets = base;
+  sets.push_back("run.until=\"all_done\"");
+  std::vector<std::string> long_cap = sets;
+  long_cap.push_back("run.cap=\"1s\"");
+  const SimRun all(kWebSearch, long_cap);
+  EXPECT_STREQ(all.net->ended_by(), "idle");
+  EXPECT_GT(all.net->ended_at(), 2 * kMs);
+  EXPECT_EQ(all.completed(), all.net->flows().size());
+  const nlohmann::json ja = summary(*all.net, RunCost{});
+  EXPECT_EQ(ja["flows"]["unfinished"], 0);
+  EXPECT_EQ(ja["flows"]["completed_not_acked"], 0);
+  EXPECT_GT(ja["fct"]["all"]["sender_fct_us"]["mean"].get<double>(), 0.0);
+  for (const FlowResult& f : all.net->flows()) {
+    EXPECT_GE(f.acked, f.finish);                            // the last ACK comes after the last byte
+    EXPECT_GE(f.acked - f.flow->start, f.ideal_sender);      // and no sooner than the ideal
+    EXPECT_GT(f.ideal_sender, f.ideal);
+    EXPECT_GT(f.ideal_base_rtt, f.ideal);  // a whole round trip (not a lower bound: docs/sim.md)
+  }
+  sets.push_back("run.cap=\"2100us\"");
+  const SimRun capped(kWebSearch, sets);
+  EXPECT_STREQ(capped.net->ended_by(), "cap");
+  EXPECT_EQ(capped.net->ended_at(), 2100 * kUs);
+  EXPECT_LT(capped.completed(), capped.net->flows().size());
+  EXPECT_NE(format_summary(summary(*capped.net, RunCost{})).find("WARNING: the run hit its cap"), std::string::npos);
+  std::vector<std::string> win = base;
+  win.push_back("run.window.from=\"1ms\"");
+  const SimRun windowed(kWebSearch, win);
+  const nlohmann::json jw = summary(*windowed.net, RunCost{});
+  const uint64_t all_flows = windowed.net->flows().size();
+  size_t before = 0;
+  for (const FlowResult& f : windowed.net->flows()) before += f.flow->start < kMs;
+  EXPECT_GT(before, 0u);
+  EXPECT_EQ(jw["flows"]["outside_window"].get<uint64_t>(), before);
+  EXPECT_EQ(jw["flows"]["started"].get<uint64_t>(), all_flows - before);
 }
 
 TEST(Network, PfcIncastIsLossless) {
