@@ -58,6 +58,9 @@ struct PfcCfg {
   Time watchdog_detect = 0;     // 0 = watchdog off
   Time watchdog_restore = 0;
   bool allow_lossless_drops = false;  // a scenario that wants to see them (PFC disabled)
+  bool pool = false;            // the block's pool mode (SONiC): egress pools enforced, shared headroom pool
+  int lossy_alpha_shift = -1;   // pool mode: lossy egress threshold alpha = 2^shift (default: alpha_shift)
+  uint64_t lossy_buffer = 0;    // pool mode: egress lossy pool, bytes; 0 = the buffer
 };
 
 struct SchedCfg {

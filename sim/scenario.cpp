@@ -474,13 +474,26 @@ void parse_switch(const Obj& top, SwitchCfg& c) {
   if (o.has("pfc")) {
     const Obj p(o.at("pfc"), "switch.pfc", o.file(),
                 {"enable", "threshold", "alpha_shift", "xoff", "xon_offset", "buffer", "headroom", "reserved",
-                 "tick", "watchdog_detect", "watchdog_restore", "allow_lossless_drops"});
+                 "tick", "watchdog_detect", "watchdog_restore", "allow_lossless_drops", "pool", "lossy_alpha_shift",
+                 "lossy_buffer"});
     c.pfc.enable = boolean(p, "enable", c.pfc.enable);
     c.pfc.dynamic = choice(p, "threshold", c.pfc.dynamic ? "dynamic" : "static", {"dynamic", "static"}) == "dynamic";
     if (p.has("alpha_shift")) {
       const json& v = p.at("alpha_shift");
       if (!v.is_number_integer() || v.get<int64_t>() < -8 || v.get<int64_t>() > 7) p.fail("switch.pfc.alpha_shift", "must be an integer in -8..7");
       c.pfc.alpha_shift = static_cast<int>(v.get<int64_t>());
+    }
+    c.pfc.pool = boolean(p, "pool", c.pfc.pool);
+    c.pfc.lossy_alpha_shift = c.pfc.alpha_shift;
+    if (p.has("lossy_alpha_shift")) {
+      if (!c.pfc.pool) p.fail("switch.pfc.lossy_alpha_shift", "needs \"pool\": true (classic mode does not enforce the egress lossy pool)");
+      const json& v = p.at("lossy_alpha_shift");
+      if (!v.is_number_integer() || v.get<int64_t>() < -8 || v.get<int64_t>() > 7) p.fail("switch.pfc.lossy_alpha_shift", "must be an integer in -8..7");
+      c.pfc.lossy_alpha_shift = static_cast<int>(v.get<int64_t>());
+    }
+    if (p.has("lossy_buffer")) {
+      if (!c.pfc.pool) p.fail("switch.pfc.lossy_buffer", "needs \"pool\": true (classic mode does not enforce the egress lossy pool)");
+      c.pfc.lossy_buffer = p.bytes("lossy_buffer");
     }
     if (p.has("xoff")) c.pfc.xoff = p.bytes("xoff");
     if (p.has("xon_offset")) c.pfc.xon_offset = p.bytes("xon_offset");
@@ -490,7 +503,7 @@ void parse_switch(const Obj& top, SwitchCfg& c) {
     const uint64_t lim = (1ull << 24) - 1;
     if (c.pfc.buffer == 0 || c.pfc.buffer > lim) p.fail("switch.pfc.buffer", "must be in 1..16777215 bytes (the PFC block's 24-bit counters)");
     for (const auto& [k, v] : {std::pair<const char*, uint64_t>{"xoff", c.pfc.xoff}, {"xon_offset", c.pfc.xon_offset},
-                               {"headroom", c.pfc.headroom}, {"reserved", c.pfc.reserved}}) {
+                               {"headroom", c.pfc.headroom}, {"reserved", c.pfc.reserved}, {"lossy_buffer", c.pfc.lossy_buffer}}) {
       if (v > lim) p.fail(std::string("switch.pfc.") + k, "must be below 16 MiB");
     }
     if (p.has("tick")) {

@@ -88,7 +88,7 @@ void Network::build_switch(NodeId n) {
       }
     }
     st.dyn = pc.dynamic;
-    st.pool = false;
+    st.pool = pc.pool;
     st.lossless = pc.enable ? (1u << kDataPrio) : 0u;
     // Static XOFF: given, or pfc_buffer_calc's t_PFC = (B - P n t_flight) / (P n) for this
     // switch (n ports, P = 1 lossless priority, t_flight = the headroom).
@@ -113,7 +113,8 @@ void Network::build_switch(NodeId n) {
       }
     }
     st.xoff_static = static_cast<uint32_t>(xoff);
-    st.alpha_ing = st.alpha_eg = pc.alpha_shift;
+    st.alpha_ing = pc.alpha_shift;
+    st.alpha_eg = pc.lossy_alpha_shift;
     // Departures drain the headroom first, so with XON at least one headroom below XOFF a
     // static-threshold queue RESUMEs only with its headroom empty: the next PAUSE has all of it.
     st.xon_offset = static_cast<uint32_t>(pc.xon_offset ? pc.xon_offset : headroom);
@@ -123,7 +124,8 @@ void Network::build_switch(NodeId n) {
                                                 std::to_string(headroom) + " B headroom + reserved) leave no shared buffer");
     }
     st.shared_size = static_cast<uint32_t>(pc.buffer - reserve);
-    st.egll_size = st.egly_size = static_cast<uint32_t>(pc.buffer);
+    st.egll_size = static_cast<uint32_t>(pc.buffer);
+    st.egly_size = static_cast<uint32_t>(pc.lossy_buffer ? pc.lossy_buffer : pc.buffer);
     st.gbps = static_cast<uint32_t>(std::max<uint64_t>(1, fastest / 1'000'000'000));
     const uint64_t tick_ps = uint64_t{pc.tick_ns} * kNs;
     st.wd_detect = static_cast<uint32_t>(pc.watchdog_detect / tick_ps);

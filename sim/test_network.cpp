@@ -234,6 +234,28 @@ TEST(Network, PfcIncastIsLosslessWithDynamicThreshold) {
   EXPECT_EQ(r.net->lossless_error(), "");
 }
 
+// The PFC block's pool mode (SONiC's buffer model) from a scenario: lossless with PFC on;
+// with PFC off every packet is lossy and the egress lossy pool's own threshold
+// (lossy_alpha_shift, separate from the ingress alpha) decides how much is dropped.
+TEST(Network, PoolModeAndTheLossyThreshold) {
+  const SimRun pooled(kIncast, {"switch.pfc.threshold=dynamic", "switch.pfc.pool=true"});
+  expect_invariants(pooled);
+  EXPECT_GE(pooled.pauses_sent(), 1u);
+  EXPECT_EQ(pooled.net->totals().data_dropped, 0u);
+  EXPECT_EQ(pooled.completed(), 16u);
+  uint64_t drops[2] = {};
+  int i = 0;
+  for (const char* shift : {"-5", "3"}) {
+    const SimRun r(kIncast, {"switch.pfc.enable=false", "switch.pfc.threshold=dynamic", "switch.pfc.alpha_shift=3",
+                             "switch.pfc.pool=true", std::string("switch.pfc.lossy_alpha_shift=") + shift});
+    EXPECT_EQ(r.net->conservation_error(), "");
+    drops[i++] = r.net->totals().data_dropped;
+  }
+  std::printf("[ pool    ] lossy incast, egress lossy alpha 2^-5: %llu drops, 2^3: %llu drops\n",
+              static_cast<unsigned long long>(drops[0]), static_cast<unsigned long long>(drops[1]));
+  EXPECT_GT(drops[0], 2 * drops[1]);
+}
+
 // ------------------------------------------------------------------ DCQCN
 
 // Two long flows (h1, h2 -> h0) share h0's 40G host link; PFC never acts (12 MB buffer),
