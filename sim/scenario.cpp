@@ -322,6 +322,8 @@ Topology parse_topology(const Obj& parent, std::string& type_out) {
   return t;
 }
 
+std::string choice(const Obj& o, const std::string& k, const std::string& def, const std::vector<std::string>& options);
+
 TrafficSpec parse_traffic(const json& j, const std::string& path, const Context& ctx, const Topology& topo,
                           Time duration) {
   if (!j.is_object()) Obj(j, path, ctx.file, {});
@@ -344,7 +346,7 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
   std::vector<std::string> allowed = {"pattern", "start"};
   const bool arrivals = s.pattern == Pattern::Permutation || s.pattern == Pattern::Stride ||
                         s.pattern == Pattern::Random || s.pattern == Pattern::Pairs;
-  if (arrivals) allowed.insert(allowed.end(), {"arrival", "load", "stop"});
+  if (arrivals) allowed.insert(allowed.end(), {"arrival", "load", "load_on", "stop"});
   if (s.pattern != Pattern::File) allowed.insert(allowed.end(), {"size", "size_cdf"});
   if (s.pattern == Pattern::Stride) allowed.push_back("stride");
   if (s.pattern == Pattern::Pairs) allowed.push_back("pairs");
@@ -361,11 +363,18 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
     else o.fail(o.key("arrival"), "expected \"once\" or \"poisson\", got \"" + a + "\"");
     if (s.arrival == Arrival::Poisson) {
       s.load = o.number("load");
+      s.load_on_uplinks = choice(o, "load_on", "host", {"host", "uplinks"}) == "uplinks";
+      if (s.load_on_uplinks) {
+        for (NodeId h = 0; h < topo.num_hosts(); ++h) {
+          if (topo.uplink_share(h) <= 0) o.fail(o.key("load_on"), "host " + topo.node(h).name + "'s switch has no uplink");
+        }
+      }
       s.stop = o.time("stop", duration);
       if (s.stop > duration) o.fail(o.key("stop"), "after the scenario's duration (" + format_time(duration) + ")");
     } else {
       if (o.has("load")) o.fail(o.key("load"), "only with \"arrival\": \"poisson\"");
       if (o.has("stop")) o.fail(o.key("stop"), "only with \"arrival\": \"poisson\"");
+      if (o.has("load_on")) o.fail(o.key("load_on"), "only with \"arrival\": \"poisson\"");
     }
   }
   if (s.pattern != Pattern::File) {

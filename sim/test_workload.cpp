@@ -200,6 +200,29 @@ TEST(Workload, PoissonScalesToEachHostsLinkRate) {
   EXPECT_NEAR(per[0] / per[1], 4.0, 0.5);
 }
 
+// load_on = "uplinks": the load is of the oversubscribed tier. 4 leaves of 8 hosts under 2
+// spines, all links 10G: 2:8 uplink to host capacity, so each host offers a quarter of it.
+TEST(Workload, LoadOnTheUplinks) {
+  LeafSpineParams p;
+  p.spines = 2;
+  p.leaves = 4;
+  p.hosts_per_leaf = 8;
+  p.fabric_link.bps = 10'000'000'000ull;
+  const Topology t = build_leaf_spine(p);
+  EXPECT_DOUBLE_EQ(t.uplink_share(0), 0.25);
+  TrafficSpec s = fixed(Pattern::Random, 100'000);
+  s.arrival = Arrival::Poisson;
+  s.load = 0.8;
+  s.stop = 100 * kMs;
+  double host = 0, up = 0;
+  for (const Flow& f : generate_flows({s}, t, 4)) host += static_cast<double>(f.bytes);
+  s.load_on_uplinks = true;
+  for (const Flow& f : generate_flows({s}, t, 4)) up += static_cast<double>(f.bytes);
+  const double capacity = 32 * 10e9 * 0.1;  // host-link bits over the 100 ms
+  EXPECT_NEAR(host * 8 / capacity, 0.8, 0.02);
+  EXPECT_NEAR(up * 8 / capacity, 0.2, 0.01);
+}
+
 TEST(Workload, IncastPicksKDistinctSenders) {
   const Topology t = small();
   TrafficSpec s = fixed(Pattern::Incast, 10'000);

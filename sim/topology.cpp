@@ -138,6 +138,19 @@ uint64_t Topology::host_rate(NodeId host) const {
   return sum;
 }
 
+double Topology::uplink_share(NodeId host) const {
+  double up = 0, down = 0;
+  for (const Port& hp : nodes_.at(host).ports) {
+    if (links_[hp.link].failed) continue;
+    for (const Port& p : nodes_.at(hp.peer).ports) {
+      if (links_[p.link].failed) continue;
+      (is_host(p.peer) ? down : up) += static_cast<double>(links_[p.link].bps);
+    }
+    break;  // a host hangs off one edge switch
+  }
+  return down > 0 ? std::min(1.0, up / down) : 0.0;
+}
+
 std::vector<std::string> Topology::tiers() const {
   std::vector<std::pair<int, std::string>> seen;
   for (const Node& n : nodes_) {

@@ -89,6 +89,10 @@ class Topology {
   std::vector<LinkId> links_between(NodeId a, NodeId b) const;
   // Sum of the rates of a host's live links: what "load of the host link" is scaled to.
   uint64_t host_rate(NodeId host) const;
+  // The share of a host's rate its edge switch can carry upwards: the edge switch's live
+  // uplink capacity over its hosts' live link capacity, at most 1 (a 2:1 leaf gives 0.5);
+  // 0 when the edge switch has no uplink.
+  double uplink_share(NodeId host) const;
   // Tier names in level order, then first appearance ("host" first).
   std::vector<std::string> tiers() const;
   // "leaf-spine" style label of a link's two tiers, lower level first.

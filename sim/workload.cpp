@@ -243,7 +243,7 @@ std::vector<Flow> load_flow_file(const std::string& path, const Topology& topo) 
 double expected_flow_count(const TrafficSpec& s, const Topology& topo) {
   if (s.arrival != Arrival::Poisson || s.stop == kNever || s.stop <= s.start || !(s.load > 0)) return 0;
   double rate = 0;  // bits/s of all potential senders
-  for (NodeId h = 0; h < topo.num_hosts(); ++h) rate += static_cast<double>(topo.host_rate(h));
+  for (NodeId h = 0; h < topo.num_hosts(); ++h) rate += static_cast<double>(topo.host_rate(h)) * (s.load_on_uplinks ? topo.uplink_share(h) : 1.0);
   return s.load * rate / (8.0 * s.size.mean()) * static_cast<double>(s.stop - s.start) / static_cast<double>(kSec);
 }
 
@@ -349,7 +349,12 @@ std::vector<Flow> generate_flows(const std::vector<TrafficSpec>& specs, const To
     for (size_t i = 0; i < fixed.size(); ++i) {
       const auto [src, dst] = fixed[i];
       Rng prng = rng.fork(i);
-      const double bps = static_cast<double>(topo.host_rate(src));
+      double bps = static_cast<double>(topo.host_rate(src));
+      if (s.load_on_uplinks) {
+        const double share = topo.uplink_share(src);
+        if (share <= 0) throw std::invalid_argument("load_on: host " + topo.node(src).name + "'s switch has no uplink");
+        bps *= share;
+      }
       if (bps <= 0) continue;
       const double flows_per_ps = s.load * bps / (8.0 * mean_bytes) / per_src[src] / static_cast<double>(kSec);
       const double mean_gap = 1.0 / flows_per_ps;

@@ -89,6 +89,7 @@ struct TrafficSpec {
   Arrival arrival = Arrival::Once;
   SizeDist size;
   double load = 0;
+  bool load_on_uplinks = false; // load is of the edge switches' uplink capacity per host (oversubscribed tier)
   Time start = 0;
   Time stop = kNever;           // Poisson: no flow starts at or after stop
   uint32_t stride = 1;          // Stride
