@@ -262,6 +262,10 @@ void Network::handle(const Event& ev) {
       break;
     case kSample:
       sample_queues();
+      if (lossless_ && s_.run.deadlock_after && find_deadlock()) {
+        sim_.stop();  // nothing in the cycle can move again: end the run, say why
+        break;
+      }
       if (open_flows_ == 0 && pkts_.size() == free_pkts_.size()) {
         idle_ = true;  // nothing left to happen: end the run here rather than simulate on
         sim_.stop();
@@ -294,10 +298,11 @@ void Network::run(const std::function<void(Time, uint64_t)>& progress, Time ever
   for (Time t = 0; t < end;) {
     t = std::min(end, t + step);
     sim_.run(t);
-    if (progress) progress(idle_ ? sim_.now() : t, sim_.executed());
-    if (idle_ || sim_.empty()) break;
+    const bool early = idle_ || !deadlock_.empty();
+    if (progress) progress(early ? sim_.now() : t, sim_.executed());
+    if (early || sim_.empty()) break;
   }
-  ended_at_ = idle_ ? sim_.now() : end;
+  ended_at_ = idle_ || !deadlock_.empty() ? sim_.now() : end;
   totals_.events = sim_.executed();
   uint64_t live = 0;
   for (size_t i = 0; i < pkts_.size(); ++i)

@@ -115,7 +115,13 @@ class Network : public EventHandler, private TransportEnv {
   // When the run ended and why: "idle" (every flow that starts within the duration
   // finished and no packet is left), "duration", or "cap" (all_done hit run.cap).
   Time ended_at() const { return ended_at_; }
-  const char* ended_by() const { return idle_ ? "idle" : s_.run.all_done ? "cap" : "duration"; }
+  const char* ended_by() const {
+    return !deadlock_.empty() ? "deadlock" : idle_ ? "idle" : s_.run.all_done ? "cap" : "duration";
+  }
+  // A PFC deadlock that ended the run: the cycle of switches whose data egress towards the
+  // next one stayed paused with packets waiting and sent nothing for run.deadlock_after,
+  // e.g. "leaf0 -> spine0 -> leaf0"; empty if none.
+  const std::string& deadlock() const { return deadlock_; }
   // Bytes delivered per sender host (payload, in order).
   const std::vector<uint64_t>& delivered_by_sender() const { return delivered_by_sender_; }
   // Conservation: injected == delivered + dropped + in flight (data packets); empty if
@@ -132,6 +138,8 @@ class Network : public EventHandler, private TransportEnv {
   // on the sender's link / reaches the first switch `extra` late. Call before run().
   void test_drop(uint32_t flow, uint32_t seq) { test_hooks_.push_back({flow, seq, kNever}); }
   void test_delay(uint32_t flow, uint32_t seq, Time extra) { test_hooks_.push_back({flow, seq, extra}); }
+  // For deadlock tests: switch `node`'s data priority on `port` is held as if paused for good.
+  void test_hold(NodeId node, PortId port) { switches_.at(static_cast<size_t>(switch_of_.at(node))).eg.at(port).test_held = true; }
   // The cap on IRN's packets in flight the fabric gives (its longest path's BDP).
   uint32_t bdp_packets() const;
 
@@ -148,6 +156,7 @@ class Network : public EventHandler, private TransportEnv {
     uint64_t bytes = 0;           // all priorities
     int64_t deficit[8] = {};
     unsigned rr = 0;
+    bool test_held = false;       // test_hold: the data priority never leaves
   };
   struct Switch {
     NodeId node = 0;
@@ -215,6 +224,7 @@ class Network : public EventHandler, private TransportEnv {
   void pfc_start_ticks(Switch& sw);
   void pfc_tick(Switch& sw);
   void sample_queues();
+  bool find_deadlock();             // at a sample: true once a wait cycle has lasted deadlock_after
 
   // host
   void host_arrive(Host& h, uint32_t id);
@@ -276,6 +286,10 @@ class Network : public EventHandler, private TransportEnv {
   uint64_t open_flows_ = 0;  // flows starting within the duration not yet finished at both ends
   Time ended_at_ = 0;
   bool idle_ = false;
+  std::string deadlock_;
+  std::vector<uint32_t> cycle_ports_;     // the wait cycle being watched (global port indices)
+  std::vector<uint64_t> cycle_sent_;      // their data packets sent when it was seen
+  Time cycle_since_ = kNever;
   void flow_closed();        // one more flow finished at both ends
   bool lossless_ = true;  // PFC on: data priority is lossless
   bool wrr_ = false;      // WRR among data priorities (else strict priority)

@@ -111,6 +111,7 @@ json summary(const Network& net, const RunCost& cost) {
               {"until", s.run.all_done ? "all_done" : "duration"},
               {"window_us", {us(s.run.window_from), us(s.run.window_to)}}};
   if (s.run.all_done) j["run"]["cap_us"] = us(s.run.cap);
+  if (!net.deadlock().empty()) j["run"]["deadlock"] = net.deadlock();
   j["config"] = {{"balancer", c.balancer.mode == "drill" ? "drill(" + std::to_string(c.balancer.d) + "," +
                                                                 std::to_string(c.balancer.m) + ")"
                                                           : c.balancer.mode},
@@ -271,6 +272,10 @@ std::string format_summary(const json& j) {
   if (j["run"]["ended_by"] == "idle")
     o << "; the network went idle at " << j["run"]["ended_us"].get<double>() << " us and the run ended there";
   o << "\n";
+  if (j["run"]["ended_by"] == "deadlock") {
+    o << "DEADLOCK: PFC wait cycle " << j["run"]["deadlock"].get<std::string>() << " made no progress; the run ended at "
+      << j["run"]["ended_us"].get<double>() << " us\n";
+  }
   if (j["run"]["ended_by"] == "cap") {
     o << "WARNING: the run hit its cap (run.cap, " << j["run"]["cap_us"].get<double>() << " us) with "
       << j["flows"]["unfinished"] << " flows unfinished: their FCTs are missing below\n";

@@ -547,7 +547,8 @@ void parse_run(const Obj& top, Time duration, RunCfg& r) {
   r.cap = duration > ~Time{0} / 10 ? ~Time{0} : 10 * duration;
   r.window_to = duration;
   if (!top.has("run")) return;
-  const Obj o(top.at("run"), "run", top.file(), {"until", "cap", "window"});
+  const Obj o(top.at("run"), "run", top.file(), {"until", "cap", "window", "deadlock_after"});
+  r.deadlock_after = o.time("deadlock_after", r.deadlock_after);
   r.all_done = choice(o, "until", "duration", {"duration", "all_done"}) == "all_done";
   if (o.has("cap")) {
     if (!r.all_done) o.fail("run.cap", "only with until = \"all_done\"");

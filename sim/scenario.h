@@ -42,6 +42,7 @@ struct RunCfg {
   Time cap = 0;             // all_done: the run stops here at the latest (reported loudly)
   Time window_from = 0;     // statistics count the flows that start in [window_from, window_to)
   Time window_to = 0;       // (default: the whole duration)
+  Time deadlock_after = 1'000'000'000;  // a PFC wait cycle without progress this long ends the run (0: never); 1 ms
 };
 
 struct Scenario {

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   ScenarioOptions opt;
   CLI::App app{"Runs a fabric scenario through the golden models (docs/sim.md). Exit status: 0 ok, "
                "1 bad scenario, 2 usage or --out problem, 3 invariant broken (packet conservation, "
-               "lossless drop).",
+               "lossless drop), 4 PFC deadlock (the run ended on it; outputs are written).",
                "lossless_sim"};
   add_scenario_options(app, path, opt);
   app.add_option("--out", out,
@@ -93,6 +93,11 @@ int main(int argc, char** argv) {
     if (std::string(net.ended_by()) == "cap") {
       std::fprintf(stderr, "warning: the run hit run.cap (%s) with %llu flows unfinished\n", format_time(s.run.cap).c_str(),
                    static_cast<unsigned long long>(sum["flows"]["unfinished"].get<uint64_t>()));
+    }
+    if (!net.deadlock().empty()) {
+      std::fprintf(stderr, "error: PFC deadlock: the wait cycle %s made no progress for %s; the run ended at %s\n",
+                   net.deadlock().c_str(), format_time(s.run.deadlock_after).c_str(), format_time(net.ended_at()).c_str());
+      return 4;
     }
     const std::string cons = net.conservation_error(), loss = net.lossless_error();
     if (!cons.empty() || !loss.empty()) {

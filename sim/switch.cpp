@@ -290,7 +290,7 @@ void Network::switch_kick(Switch& sw, PortId port) {
     return;
   }
   if (eg.bytes == 0) return;
-  auto held = [&](unsigned pr) { return sw.pfc && sw.pfc->paused(port, pr); };
+  auto held = [&](unsigned pr) { return (sw.pfc && sw.pfc->paused(port, pr)) || (eg.test_held && pr == kDataPrio); };
   int prio = -1;
   for (unsigned pr = 7; pr >= 6 && prio < 0; --pr)
     if (!eg.q[pr].q.empty() && !held(pr)) prio = static_cast<int>(pr);
@@ -372,6 +372,76 @@ void Network::pfc_tick(Switch& sw) {
   }
   sw.ticking = false;
   if (active) pfc_start_ticks(sw);
+}
+
+bool Network::find_deadlock() {
+  // Wait-for graph over switches: s -> t when s's data queue towards switch t holds packets
+  // and is paused. A cycle in it is a candidate; it is a deadlock once none of its ports
+  // has sent a data packet for run.deadlock_after (a congested but live fabric pauses in
+  // cycles too, briefly).
+  const size_t S = switches_.size();
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> out(S);  // (switch index, global port)
+  for (size_t i = 0; i < S; ++i) {
+    const Switch& sw = switches_[i];
+    const Node& node = topo_.node(sw.node);
+    for (PortId p = 0; p < sw.eg.size(); ++p) {
+      const int32_t peer = switch_of_[node.ports[p].peer];
+      if (peer < 0 || sw.eg[p].q[kDataPrio].q.empty()) continue;
+      if (!sw.eg[p].test_held && !(sw.pfc && sw.pfc->paused(p, kDataPrio))) continue;
+      out[i].push_back({static_cast<uint32_t>(peer), port_base_[sw.node] + p});
+    }
+  }
+  // The first cycle of an iterative depth-first search (deterministic: switch and port order).
+  std::vector<uint8_t> color(S, 0);  // 0 new, 1 on the stack, 2 done
+  std::vector<std::pair<uint32_t, size_t>> stack;  // (switch, next edge)
+  std::vector<uint32_t> via;                        // port taken into each stack entry but the first
+  std::vector<uint32_t> cycle, nodes;
+  for (uint32_t root = 0; root < S && cycle.empty(); ++root) {
+    if (color[root] || out[root].empty()) continue;
+    stack.assign(1, {root, 0});
+    via.clear();
+    color[root] = 1;
+    while (!stack.empty() && cycle.empty()) {
+      auto& [u, k] = stack.back();
+      if (k == out[u].size()) {
+        color[u] = 2;
+        stack.pop_back();
+        if (!via.empty()) via.pop_back();
+        continue;
+      }
+      const auto [v, gp] = out[u][k++];
+      if (color[v] == 1) {  // back edge: the cycle is the stack from v, then this edge
+        size_t at = 0;
+        while (stack[at].first != v) ++at;
+        for (size_t j = at; j + 1 < stack.size(); ++j) {
+          nodes.push_back(stack[j].first);
+          cycle.push_back(via[j]);
+        }
+        nodes.push_back(u);
+        cycle.push_back(gp);
+      } else if (color[v] == 0) {
+        color[v] = 1;
+        via.push_back(gp);
+        stack.push_back({v, 0});
+      }
+    }
+  }
+  if (cycle.empty()) {
+    cycle_since_ = kNever;
+    return false;
+  }
+  std::vector<uint64_t> sent;
+  for (uint32_t gp : cycle) sent.push_back(totals_.port_packets[gp]);
+  if (cycle != cycle_ports_ || sent != cycle_sent_) {  // a new cycle, or it moved: watch again
+    cycle_ports_ = cycle;
+    cycle_sent_ = sent;
+    cycle_since_ = sim_.now();
+    return false;
+  }
+  if (sim_.now() - cycle_since_ < s_.run.deadlock_after) return false;
+  for (uint32_t n : nodes) deadlock_ += topo_.node(switches_[n].node).name + " -> ";
+  deadlock_ += topo_.node(switches_[nodes.front()].node).name;
+  return true;
 }
 
 void Network::sample_queues() {

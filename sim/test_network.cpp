@@ -200,6 +200,7 @@ TEST(Network, PfcIncastIsLossless) {
               static_cast<unsigned long long>(r.pauses_sent()), static_cast<unsigned long long>(t.data_dropped),
               static_cast<unsigned long long>(t.lossless_drops), r.completed(), r.net->flows().size());
   EXPECT_GE(r.pauses_sent(), 1u);
+  EXPECT_EQ(r.net->deadlock(), "");  // many PAUSEs, no deadlock
   EXPECT_EQ(t.lossless_drops, 0u);
   EXPECT_EQ(t.data_dropped, 0u);
   ASSERT_EQ(r.net->flows().size(), 16u);
@@ -232,6 +233,47 @@ TEST(Network, PfcIncastIsLosslessWithDynamicThreshold) {
   EXPECT_GE(r.pauses_sent(), 1u);
   EXPECT_EQ(r.net->totals().lossless_drops, 0u);
   EXPECT_EQ(r.net->lossless_error(), "");
+}
+
+// PFC deadlock detection: a cycle of switches each paused towards the next with packets
+// waiting, that sends nothing for run.deadlock_after (1 ms), ends the run and names the
+// cycle. Clos routing never bounces, so the cycle is made by holding two data queues as if
+// paused for good (Network::test_hold): leaf0's towards spine0 and spine0's towards leaf0,
+// with traffic both ways. One held queue alone is no cycle and no deadlock.
+TEST(Network, PfcDeadlockIsDetectedAndEndsTheRun) {
+  const std::string both_ways = R"({"seed": 2, "duration": "10ms",
+    "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 2},
+    "workload": {"traffic": [{"pattern": "stride", "stride": 2, "size": "2MB"}]}})";
+  for (int cycle = 0; cycle < 2; ++cycle) {
+    ScenarioOptions opt;
+    const Scenario s = parse_scenario(both_ways, "t.json", kDir, opt);
+    const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+    Network net(s, flows);
+    const Topology& t = s.topology;
+    const NodeId leaf = t.find("leaf0"), spine = t.find("spine0");
+    auto port_to = [&](NodeId a, NodeId b) {
+      for (PortId p = 0; p < t.node(a).ports.size(); ++p)
+        if (t.node(a).ports[p].peer == b) return p;
+      return PortId{0};
+    };
+    net.test_hold(leaf, port_to(leaf, spine));
+    if (cycle) net.test_hold(spine, port_to(spine, leaf));
+    net.run();
+    std::printf("[ deadlock] %s: ended by %s at %.0f us, cycle \"%s\"\n", cycle ? "two held queues" : "one held queue",
+                net.ended_by(), static_cast<double>(net.ended_at()) / kUs, net.deadlock().c_str());
+    if (cycle) {
+      EXPECT_STREQ(net.ended_by(), "deadlock");
+      EXPECT_EQ(net.deadlock(), "leaf0 -> spine0 -> leaf0");
+      EXPECT_GE(net.ended_at(), 1 * kMs);
+      EXPECT_LT(net.ended_at(), 2 * kMs);
+      EXPECT_NE(format_summary(summary(net, RunCost{})).find("DEADLOCK: PFC wait cycle leaf0 -> spine0 -> leaf0"),
+                std::string::npos);
+    } else {
+      EXPECT_EQ(net.deadlock(), "");
+      EXPECT_STREQ(net.ended_by(), "duration");
+    }
+    EXPECT_EQ(net.conservation_error(), "");
+  }
 }
 
 // The PFC block's pool mode (SONiC's buffer model) from a scenario: lossless with PFC on;
