@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include "sim/balancer.h"
 #include "sim/scenario.h"
+#include "sim/transport.h"
 
 namespace ll::sim {
 
@@ -20,6 +22,12 @@ inline void add_scenario_options(CLI::App& app, std::string& path, ScenarioOptio
       ->allow_extra_args(false);
   app.add_option("--workloads", opt.workload_dir, "where size_cdf names are looked up")
       ->capture_default_str();
+  // The names a scenario may use for its parts, from the registries.
+  std::string parts = "\nbalancer.mode (sim/balancer.cpp):\n";
+  for (const BalancerEntry& e : balancer_registry()) parts += "  " + std::string(e.name) + ": " + e.what + "\n";
+  parts += "nic.transport (sim/transport.cpp):\n";
+  for (const TransportEntry& e : transport_registry()) parts += "  " + std::string(e.name) + ": " + e.what + "\n";
+  app.footer(parts);
 }
 
 // Parses argv; returns -1 to go on, else the exit status (0 after --help, 2 on a usage

@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "sim/balancer.h"
 #include "sim/network.h"
 #include "sim/scenario.h"
 #include "sim/workload.h"
@@ -183,6 +186,29 @@ TEST(Transport, DctcpKeepsTheQueueNearTheMarkingThreshold) {
   }
   EXPECT_LT(maxq[1] * 3, maxq[0]);
   EXPECT_LT(maxq[1], 150'000u);
+}
+
+// Every balancer and transport of the registries has its row in the scenario schema and
+// in docs/sim.md (a new part without docs fails here).
+TEST(Transport, EveryRegisteredPartIsDocumented) {
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string schema = read(std::string(LL_SIM_DIR) + "/SCENARIO.md");
+  const std::string docs = read(std::string(LL_SIM_DIR) + "/../docs/sim.md");
+  ASSERT_FALSE(schema.empty());
+  ASSERT_FALSE(docs.empty());
+  for (const TransportEntry& e : transport_registry()) {
+    const std::string name = "`" + std::string(e.name) + "`";
+    EXPECT_NE(docs.find("| " + name + " |"), std::string::npos) << e.name << ": no row in docs/sim.md, Transports";
+    EXPECT_NE(schema.find("\"" + std::string(e.name) + "\""), std::string::npos) << e.name << ": not in sim/SCENARIO.md";
+  }
+  for (const BalancerEntry& e : balancer_registry()) {
+    EXPECT_NE(schema.find("`" + std::string(e.name) + "`"), std::string::npos) << e.name << ": not in sim/SCENARIO.md";
+  }
 }
 
 }  // namespace
