@@ -1,8 +1,16 @@
 #include "sim/balancer.h"
 
+#include <stdexcept>
+
 namespace ll::sim {
 
-BalancerFactory selector_factory(const std::string& mode);  // balancer_selector.cpp
+BalancerFactory selector_factory(const std::string& mode);                // balancer_selector.cpp
+std::unique_ptr<Balancer> make_letflow(const BalancerContext& ctx);      // balancer_letflow.cpp
+std::unique_ptr<Balancer> make_presto(const BalancerContext& ctx);       // balancer_presto.cpp
+
+void Balancer::components(const drill::cp::Tables&, std::vector<int>) {
+  throw std::invalid_argument("this balancer has no symmetric-component stage (balancer.components needs a selector mode)");
+}
 
 const std::vector<BalancerEntry>& balancer_registry() {
   static const std::vector<BalancerEntry> r = {
@@ -15,6 +23,10 @@ const std::vector<BalancerEntry>& balancer_registry() {
        selector_factory("drill")},
       {"per_flow", "DRILL for a flow's first packet, then the flow stays on that port",
        selector_factory("per_flow")},
+      {"letflow", "LetFlow (NSDI'17): a random port per flowlet (a gap over balancer.flowlet_gap starts one)",
+       make_letflow},
+      {"presto", "Presto (SIGCOMM'15): 64 KB flowcells of a flow round robin over the paths, chosen at the first hop",
+       make_presto},
   };
   return r;
 }

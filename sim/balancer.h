@@ -11,11 +11,24 @@
 
 #include "sim/routing.h"
 #include "sim/scenario.h"
+#include "sim/time.h"
 #include "sim/topology.h"
 
 namespace ll::drill::cp { struct Tables; }
 
 namespace ll::sim {
+
+// What a balancer knows of the packet it routes, and the field it may carry in the
+// packet's header to the next switches (a path label: Presto's flowcell id).
+struct RouteQuery {
+  Time now = 0;
+  unsigned engine = 0;     // ingress engine (ingress port mod balancer.engines)
+  uint32_t hash = 0;       // this switch's hash of the packet's flow (5-tuple)
+  uint32_t payload = 0;    // payload bytes
+  NodeId dst_edge = 0;     // the switch the destination host hangs off
+  bool first_hop = false;  // the packet entered the fabric here (arrived from a host)
+  uint32_t* label = nullptr;  // the packet's balancer label (0: none)
+};
 
 // What a balancer is built from.
 struct BalancerContext {
@@ -29,15 +42,15 @@ struct BalancerContext {
 class Balancer {
  public:
   virtual ~Balancer() = default;
-  // One of `candidates` (>= 2 equal-cost ports) for a packet of the flow with the switch's
-  // hash `hash`, handled by ingress engine `engine`, towards a host attached to `dst_edge`.
-  virtual PortId choose(PortSpan candidates, unsigned engine, uint32_t hash, NodeId dst_edge) = 0;
+  // One of `candidates` (>= 2 equal-cost ports) for the packet `q` describes.
+  virtual PortId choose(PortSpan candidates, RouteQuery& q) = 0;
   // The egress queue of fabric port `port` now holds `bytes`.
   virtual void occupancy(PortId port, uint64_t bytes) = 0;
   // Symmetric components from the control plane (balancer.components): the switch's
-  // tables and, per destination edge switch, its group (-1: none). A balancer that has no
-  // component stage says so with a ScenarioError-worthy message in std::invalid_argument.
-  virtual void components(const drill::cp::Tables& tables, std::vector<int> group_of_edge) = 0;
+  // tables and, per destination edge switch, its group (-1: none). A balancer without a
+  // component stage keeps this default, which refuses with the message the scenario error
+  // shows.
+  virtual void components(const drill::cp::Tables& tables, std::vector<int> group_of_edge);
 };
 
 using BalancerFactory = std::unique_ptr<Balancer> (*)(const BalancerContext&);

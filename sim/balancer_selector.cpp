@@ -51,16 +51,16 @@ class SelectorBalancer final : public Balancer {
     occ_max_ = low_mask(c.OccW);
   }
 
-  PortId choose(PortSpan c, unsigned engine, uint32_t hash, NodeId dst_edge) override {
+  PortId choose(PortSpan c, RouteQuery& q) override {
     int r = -1;
     if (!group_of_edge_.empty()) {
-      const int g = group_of_edge_[dst_edge];
-      if (g >= 0) r = sel_->choose_group(engine, hash, static_cast<unsigned>(g), occ_);
+      const int g = group_of_edge_[q.dst_edge];
+      if (g >= 0) r = sel_->choose_group(q.engine, q.hash, static_cast<unsigned>(g), occ_);
     }
     if (r < 0) {
       uint64_t mask = 0;
       for (PortId port : c) mask |= 1ull << index_[port];
-      r = sel_->choose(engine, hash, mask, occ_);
+      r = sel_->choose(q.engine, q.hash, mask, occ_);
     }
     if (r < 0) return c[0];
     return port_[static_cast<size_t>(r)];

@@ -44,6 +44,7 @@ struct Packet {
   uint16_t wire = 0;        // bytes on the wire
   uint16_t payload = 0;
   uint16_t quanta = 0;      // PAUSE: quanta (0 = RESUME)
+  uint32_t label = 0;       // balancer label (Presto: the flowcell's path), 0: none
   PktType type = PktType::Data;
   uint8_t prio = 0;
   bool ce = false;          // data: Congestion Experienced; ACK: ECN echo (DCTCP)
@@ -216,7 +217,7 @@ class Network : public EventHandler, private TransportEnv {
 
   // switch
   void switch_arrive(Switch& sw, uint32_t id);
-  PortId route(Switch& sw, const Packet& p);
+  PortId route(Switch& sw, Packet& p);
   void switch_kick(Switch& sw, PortId port);
   void update_occupancy(Switch& sw, PortId port);
   void mark(Switch& sw, Packet& p);

@@ -630,7 +630,8 @@ void parse_nic(const Obj& top, NicCfg& c) {
 
 void parse_balancer(const Obj& top, BalancerCfg& c) {
   if (!top.has("balancer")) return;
-  const Obj o(top.at("balancer"), "balancer", top.file(), {"mode", "d", "m", "engines", "components"});
+  const Obj o(top.at("balancer"), "balancer", top.file(),
+              {"mode", "d", "m", "engines", "components", "flowlet_gap", "flowlet_entries", "flowcell"});
   std::vector<std::string> modes;  // the balancer registry's names (sim/balancer.cpp)
   for (const BalancerEntry& e : balancer_registry()) modes.emplace_back(e.name);
   c.mode = choice(o, "mode", c.mode, modes);
@@ -638,6 +639,11 @@ void parse_balancer(const Obj& top, BalancerCfg& c) {
   c.m = static_cast<unsigned>(o.uint("m", 0, 32, c.m));
   c.engines = static_cast<unsigned>(o.uint("engines", 1, 64, c.engines));
   c.components = boolean(o, "components", c.components);
+  c.flowlet_gap = o.time("flowlet_gap", c.flowlet_gap);
+  c.flowlet_entries = static_cast<unsigned>(o.uint("flowlet_entries", 1, 1u << 24, c.flowlet_entries));
+  if (c.flowlet_entries & (c.flowlet_entries - 1)) o.fail("balancer.flowlet_entries", "must be a power of two (a hash-indexed table)");
+  if (o.has("flowcell")) c.flowcell = o.bytes("flowcell");
+  if (c.flowcell < 1) o.fail("balancer.flowcell", "must be at least 1 byte");
 }
 
 void parse_report(const Obj& top, ReportCfg& c) {

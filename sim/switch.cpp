@@ -202,18 +202,28 @@ void Network::build_components() {
     }
     std::vector<int> group_of_leaf(topo_.num_nodes(), -1);
     for (const auto& [leaf, g] : t.dst_group) group_of_leaf[node_of.at(leaf)] = static_cast<int>(g);
-    sw.bal->components(t, std::move(group_of_leaf));
+    try {
+      sw.bal->components(t, std::move(group_of_leaf));
+    } catch (const std::invalid_argument& e) {
+      config_error(s_, "balancer.components", e.what());
+    }
   }
 }
 
-PortId Network::route(Switch& sw, const Packet& p) {
+PortId Network::route(Switch& sw, Packet& p) {
   const PortSpan c = routing_.next_hops(sw.node, p.dst);
   if (c.size() == 1 || !sw.bal) return c[0];
-  const unsigned engine = p.at_port % cfg_.balancer.engines;
+  RouteQuery q;
+  q.now = sim_.now();
+  q.engine = p.at_port % cfg_.balancer.engines;
   // The switch's hash of the packet's flow (5-tuple hash mixed with the switch's seed).
-  const uint32_t hash = mix32(p.hash, sw.hash_seed, sw.node);
+  q.hash = mix32(p.hash, sw.hash_seed, sw.node);
+  q.payload = p.payload;
+  q.dst_edge = topo_.node(p.dst).ports[0].peer;
+  q.first_hop = !sw.fabric[p.at_port];
+  q.label = &p.label;
   ++totals_.selector_decisions;
-  return sw.bal->choose(c, engine, hash, topo_.node(p.dst).ports[0].peer);
+  return sw.bal->choose(c, q);
 }
 
 // The balancer sees the egress bytes of each fabric port as they change.

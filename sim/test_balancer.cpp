@@ -1,0 +1,130 @@
+// The peer balancers on their own (a balancer object fed packets) and in a fabric:
+// LetFlow's flowlets, Presto's flowcells. (The selector's modes: test_network.cpp.)
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/balancer.h"
+#include "sim/network.h"
+#include "sim/scenario.h"
+#include "sim/workload.h"
+
+namespace ll::sim {
+namespace {
+
+const std::string kDir = std::string(LL_SIM_DIR) + "/scenarios";
+
+// leaf0 of a 4-spine, 2-leaf fabric at 100G, with the balancer `mode`.
+struct Leaf {
+  Scenario s;
+  std::unique_ptr<Balancer> bal;
+  std::vector<PortId> up;
+  explicit Leaf(const std::string& mode, const std::vector<std::string>& sets = {}) {
+    ScenarioOptions opt;
+    opt.overrides = sets;
+    opt.overrides.push_back("balancer.mode=" + mode);
+    s = parse_scenario(R"({"seed": 1, "duration": "1ms",
+      "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
+                   "host_link": {"speed": "100G"}, "fabric_link": {"speed": "100G"}},
+      "workload": {"traffic": [{"pattern": "permutation", "size": "1MB"}]}})",
+                       "t.json", kDir, opt);
+    const NodeId leaf = s.topology.find("leaf0");
+    for (PortId p = 0; p < s.topology.node(leaf).ports.size(); ++p)
+      if (!s.topology.is_host(s.topology.node(leaf).ports[p].peer)) up.push_back(p);
+    bal = find_balancer(mode)->make(BalancerContext{s, s.topology, leaf, up, 77});
+  }
+  PortId route(uint32_t hash, Time now, uint32_t payload = 1000, bool first = true, uint32_t* label = nullptr) {
+    uint32_t own = 0;
+    RouteQuery q;
+    q.now = now;
+    q.hash = hash;
+    q.payload = payload;
+    q.first_hop = first;
+    q.label = label ? label : &own;
+    return bal->choose(PortSpan{up.data(), up.data() + up.size()}, q);
+  }
+};
+
+// Packets of one flow closer together than the gap (50 us at 100G) stay on one port; after
+// each idle gap longer than it, the port is drawn again (over 64 flowlets, more than one).
+TEST(Balancer, LetFlowKeepsAFlowletOnOnePort) {
+  Leaf l("letflow");
+  std::set<PortId> across;
+  Time t = 0;
+  for (int flowlet = 0; flowlet < 64; ++flowlet) {
+    const PortId first = l.route(0xABCDu, t);
+    for (int i = 0; i < 100; ++i) {
+      t += 10 * kUs;  // packets 10 us apart: one flowlet
+      ASSERT_EQ(l.route(0xABCDu, t), first) << "flowlet " << flowlet << " packet " << i;
+    }
+    across.insert(first);
+    t += 51 * kUs;  // idle longer than the gap
+  }
+  EXPECT_GE(across.size(), 3u);
+  // With the gap set to 1 ms the same idle time does not start a flowlet.
+  Leaf slow("letflow", {"balancer.flowlet_gap=\"1ms\""});
+  const PortId p0 = slow.route(0xABCDu, 0);
+  for (int i = 1; i < 64; ++i) EXPECT_EQ(slow.route(0xABCDu, i * 61 * kUs), p0);
+}
+
+// 64 KB flowcells: the port changes exactly every 64 KB of payload, round robin over the
+// four uplinks, and later switches follow the label.
+TEST(Balancer, PrestoFlowcellsGoRoundRobin) {
+  Leaf l("presto");
+  std::vector<PortId> cells;
+  uint32_t label = 0, last_label = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const PortId p = l.route(0x1234u, i * kUs, 1000, true, &label);
+    if (cells.empty() || label != last_label) cells.push_back(p);
+    last_label = label;
+  }
+  // 1,000 packets of 1,000 B: a cell is 66 packets (66,000 B >= 65,536), so 16 cells.
+  ASSERT_EQ(cells.size(), 16u);
+  for (size_t i = 1; i < cells.size(); ++i) {
+    const size_t a = static_cast<size_t>(std::find(l.up.begin(), l.up.end(), cells[i - 1]) - l.up.begin());
+    const size_t b = static_cast<size_t>(std::find(l.up.begin(), l.up.end(), cells[i]) - l.up.begin());
+    EXPECT_EQ(b, (a + 1) % 4) << "cell " << i;
+  }
+  // A switch further on picks by the label: the same label, the same port.
+  uint32_t fixed = label;
+  const PortId later = l.route(0x9999u, 0, 1000, false, &fixed);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(l.route(0x9999u, i * kUs, 1000, false, &fixed), later);
+}
+
+// One 8 MB flow over 4 spines with Presto: its flowcells arrive out of order at the
+// receiver, and a reorder-tolerant receiver (DCTCP's shim) resends nothing; without the
+// shim the duplicate ACKs cause spurious fast retransmits.
+TEST(Balancer, PrestoWithTheReassemblyReceiverResendsNothing) {
+  const std::string one = R"({"seed": 4, "duration": "20ms",
+    "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 2,
+                 "host_link": {"speed": "100G"}, "fabric_link": {"speed": "25G"}},
+    "balancer": {"mode": "presto"},
+    "nic": {"transport": "dctcp", "dcqcn": {"enable": false}},
+    "workload": {"traffic": [{"pattern": "pairs", "pairs": 1, "size": "8MB"}]}})";
+  uint32_t retx[2] = {}, ooo[2] = {};
+  for (int shim = 0; shim < 2; ++shim) {
+    ScenarioOptions opt;
+    if (shim) opt.overrides = {"nic.dctcp.shim=\"100us\""};
+    const Scenario s = parse_scenario(one, "t.json", kDir, opt);
+    const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+    Network net(s, flows);
+    net.run();
+    ASSERT_EQ(net.flows().size(), 1u);
+    ASSERT_TRUE(net.flows()[0].done());
+    EXPECT_EQ(net.conservation_error(), "");
+    retx[shim] = net.flows()[0].retx;
+    ooo[shim] = net.flows()[0].ooo;
+    std::printf("[ presto  ] shim %s: %u out of order, %u retransmitted\n", shim ? "100us" : "off  ", ooo[shim], retx[shim]);
+  }
+  EXPECT_GT(ooo[1], 0u);
+  EXPECT_EQ(retx[1], 0u);
+  EXPECT_GT(retx[0], 0u);
+}
+
+}  // namespace
+}  // namespace ll::sim
