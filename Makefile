@@ -1,10 +1,11 @@
 # lossless: the user interface. Every target is a real flow; see README.md.
 #
 #   make deps      install the Debian 12 packages the flows need (idempotent)
-#   make demo      the main job: the default fabric run, ECMP vs DRILL(2,1) x GBN/SR (runs deps first)
+#   make demo      the main job: the default fabric run, ECMP vs DRILL(2,1) x (PFC + go-back-N, lossy + IRN) (runs deps first)
 #   make sim       build the fabric simulator (build/sim/lossless_sim)
 #   make tools     the command-line tools without Verilator: pfc_buffer_calc, dcqcn_trace, simulator (build/tools)
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
+#   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
 #   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
 #   make lint      verilator -Wall, iverilog, yosys -noautowire on every RTL module
@@ -34,7 +35,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo sim tools bench blocks test clean help coverage make-selftest params
+        demo sim tools bench peers blocks test clean help coverage make-selftest params
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -112,6 +113,10 @@ tools:
 
 bench: sim
 	@$(PYTHON) scripts/sim_bench.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/bench
+
+peers: deps configure
+	@cmake --build $(BUILD) --target lossless_sim
+	@$(PYTHON) scripts/peers.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/peers
 
 blocks: deps
 	@$(call STAGE,lint,lint)

@@ -66,7 +66,7 @@ def plots(out, results, dirs=None):
                 f.write(f"{v} {(i + 1) / len(vals)}\n")
         cdfs.append((label(name, s), path))
     script = f"""
-set terminal pngcairo size 1100,600
+set terminal pngcairo size 1100,600 noenhanced
 set output '{os.path.join(out, "fct_by_size.png")}'
 set title 'FCT slowdown p99 by flow size (completed flows; unfinished counted in the labels)'
 set style data histograms
