@@ -7,6 +7,7 @@ namespace ll::sim {
 BalancerFactory selector_factory(const std::string& mode);                // balancer_selector.cpp
 std::unique_ptr<Balancer> make_letflow(const BalancerContext& ctx);      // balancer_letflow.cpp
 std::unique_ptr<Balancer> make_presto(const BalancerContext& ctx);       // balancer_presto.cpp
+std::unique_ptr<Balancer> make_conga(const BalancerContext& ctx);        // balancer_conga.cpp
 
 void Balancer::components(const drill::cp::Tables&, std::vector<int>) {
   throw std::invalid_argument("this balancer has no symmetric-component stage (balancer.components needs a selector mode)");
@@ -27,6 +28,8 @@ const std::vector<BalancerEntry>& balancer_registry() {
        make_letflow},
       {"presto", "Presto (SIGCOMM'15): 64 KB flowcells of a flow round robin over the paths, chosen at the first hop",
        make_presto},
+      {"conga", "CONGA (SIGCOMM'14): per flowlet the source leaf's least congested path, from DRE metrics fed back leaf to leaf",
+       make_conga},
   };
   return r;
 }

@@ -18,16 +18,25 @@ namespace ll::drill::cp { struct Tables; }
 
 namespace ll::sim {
 
-// What a balancer knows of the packet it routes, and the field it may carry in the
-// packet's header to the next switches (a path label: Presto's flowcell id).
+// Header fields balancers carry in a packet from switch to switch.
+struct BalancerHeader {
+  uint32_t label = 0;         // Presto: the flowcell's path label (0: none)
+  uint8_t tag = 0xFF;         // CONGA LBTag: the source leaf's uplink (0xFF: none)
+  uint8_t ce = 0;             // CONGA: the path's congestion so far (3 bits)
+  uint8_t fb_tag = 0xFF;      // CONGA feedback for the reverse direction: uplink (0xFF: none)
+  uint8_t fb_metric = 0;      //   and its metric
+};
+
+// What a balancer knows of the packet it routes or sees.
 struct RouteQuery {
   Time now = 0;
   unsigned engine = 0;     // ingress engine (ingress port mod balancer.engines)
   uint32_t hash = 0;       // this switch's hash of the packet's flow (5-tuple)
   uint32_t payload = 0;    // payload bytes
+  NodeId src_edge = 0;     // the switch the source host hangs off
   NodeId dst_edge = 0;     // the switch the destination host hangs off
   bool first_hop = false;  // the packet entered the fabric here (arrived from a host)
-  uint32_t* label = nullptr;  // the packet's balancer label (0: none)
+  BalancerHeader* hdr = nullptr;
 };
 
 // What a balancer is built from.
@@ -46,6 +55,10 @@ class Balancer {
   virtual PortId choose(PortSpan candidates, RouteQuery& q) = 0;
   // The egress queue of fabric port `port` now holds `bytes`.
   virtual void occupancy(PortId port, uint64_t bytes) = 0;
+  // A packet of `wire` bytes leaves through fabric port `port` (CONGA's rate estimators).
+  virtual void depart(PortId /*port*/, uint32_t /*wire*/, Time /*now*/, BalancerHeader& /*hdr*/) {}
+  // A packet arrived from the fabric (CONGA's feedback tables); `q.hdr` is its header.
+  virtual void arrive(const RouteQuery& /*q*/) {}
   // Symmetric components from the control plane (balancer.components): the switch's
   // tables and, per destination edge switch, its group (-1: none). A balancer without a
   // component stage keeps this default, which refuses with the message the scenario error

@@ -20,7 +20,7 @@ class Presto final : public Balancer {
   explicit Presto(const BalancerContext& ctx) : cell_(ctx.scenario.net.balancer.flowcell), table_(kEntries) {}
 
   PortId choose(PortSpan c, RouteQuery& q) override {
-    if (!q.first_hop && *q.label) return c[detail::mix32(*q.label, q.hash, 0x5052) % c.size()];
+    if (!q.first_hop && q.hdr->label) return c[detail::mix32(q.hdr->label, q.hash, 0x5052) % c.size()];
     Entry& e = table_[q.hash & (kEntries - 1)];
     if (e.tag != q.hash || !e.used) {
       e = Entry{};
@@ -33,7 +33,7 @@ class Presto final : public Balancer {
       ++e.cell;
     }
     e.bytes += q.payload;
-    *q.label = e.cell * 2 + 1;  // odd: set
+    q.hdr->label = e.cell * 2 + 1;  // odd: set
     return c[e.cell % c.size()];
   }
 

@@ -44,7 +44,7 @@ struct Packet {
   uint16_t wire = 0;        // bytes on the wire
   uint16_t payload = 0;
   uint16_t quanta = 0;      // PAUSE: quanta (0 = RESUME)
-  uint32_t label = 0;       // balancer label (Presto: the flowcell's path), 0: none
+  BalancerHeader lb;        // balancer fields (Presto's label, CONGA's tags and metrics)
   PktType type = PktType::Data;
   uint8_t prio = 0;
   bool ce = false;          // data: Congestion Experienced; ACK: ECN echo (DCTCP)

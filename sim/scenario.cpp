@@ -877,7 +877,8 @@ std::string summarize(const Scenario& s, const Routing& routing, const std::vect
       double cap = 0;
       for (NodeId h : senders) cap += static_cast<double>(t.host_rate(h));
       const double window = static_cast<double>(ts.stop - ts.start) / kSec;
-      out << ", Poisson at load " << ts.load << " from " << format_time(ts.start) << " to " << format_time(ts.stop);
+      out << ", Poisson at load " << ts.load << (ts.load_on_uplinks ? " of the edge uplinks" : "") << " from "
+          << format_time(ts.start) << " to " << format_time(ts.stop);
       if (cap > 0) out << " (generated: " << bytes * 8.0 / (cap * window) << " of the senders' host links)";
     } else {
       out << ", starting at " << format_time(ts.start);

@@ -219,9 +219,10 @@ PortId Network::route(Switch& sw, Packet& p) {
   // The switch's hash of the packet's flow (5-tuple hash mixed with the switch's seed).
   q.hash = mix32(p.hash, sw.hash_seed, sw.node);
   q.payload = p.payload;
+  q.src_edge = topo_.node(p.src).ports[0].peer;
   q.dst_edge = topo_.node(p.dst).ports[0].peer;
   q.first_hop = !sw.fabric[p.at_port];
-  q.label = &p.label;
+  q.hdr = &p.lb;
   ++totals_.selector_decisions;
   return sw.bal->choose(c, q);
 }
@@ -249,6 +250,14 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
     release(id);
     switch_kick(sw, in);
     return;
+  }
+  if (sw.bal && sw.fabric[in]) {
+    RouteQuery q;
+    q.now = sim_.now();
+    q.src_edge = topo_.node(p.src).ports[0].peer;
+    q.dst_edge = topo_.node(p.dst).ports[0].peer;
+    q.hdr = &p.lb;
+    sw.bal->arrive(q);
   }
   const PortId e = route(sw, p);
   const unsigned prio = p.prio;
@@ -341,6 +350,7 @@ void Network::switch_kick(Switch& sw, PortId port) {
     if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
   }
   update_occupancy(sw, port);
+  if (sw.bal && sw.fabric[port]) sw.bal->depart(port, p.wire, sim_.now(), p.lb);
   transmit(sw.node, port, id);
   send_pauses(sw);  // after transmit: a RESUME for this port waits for the packet on the wire
   if (!eg.frames.empty() || eg.bytes) port_wait(sw.node, port);

@@ -38,14 +38,16 @@ struct Leaf {
       if (!s.topology.is_host(s.topology.node(leaf).ports[p].peer)) up.push_back(p);
     bal = find_balancer(mode)->make(BalancerContext{s, s.topology, leaf, up, 77});
   }
-  PortId route(uint32_t hash, Time now, uint32_t payload = 1000, bool first = true, uint32_t* label = nullptr) {
-    uint32_t own = 0;
+  PortId route(uint32_t hash, Time now, uint32_t payload = 1000, bool first = true, BalancerHeader* hdr = nullptr) {
+    BalancerHeader own;
     RouteQuery q;
     q.now = now;
     q.hash = hash;
     q.payload = payload;
     q.first_hop = first;
-    q.label = label ? label : &own;
+    q.src_edge = s.topology.find("leaf0");
+    q.dst_edge = s.topology.find("leaf1");
+    q.hdr = hdr ? hdr : &own;
     return bal->choose(PortSpan{up.data(), up.data() + up.size()}, q);
   }
 };
@@ -77,11 +79,12 @@ TEST(Balancer, LetFlowKeepsAFlowletOnOnePort) {
 TEST(Balancer, PrestoFlowcellsGoRoundRobin) {
   Leaf l("presto");
   std::vector<PortId> cells;
-  uint32_t label = 0, last_label = 0;
+  BalancerHeader h;
+  uint32_t last_label = 0;
   for (int i = 0; i < 1000; ++i) {
-    const PortId p = l.route(0x1234u, i * kUs, 1000, true, &label);
-    if (cells.empty() || label != last_label) cells.push_back(p);
-    last_label = label;
+    const PortId p = l.route(0x1234u, i * kUs, 1000, true, &h);
+    if (cells.empty() || h.label != last_label) cells.push_back(p);
+    last_label = h.label;
   }
   // 1,000 packets of 1,000 B: a cell is 66 packets (66,000 B >= 65,536), so 16 cells.
   ASSERT_EQ(cells.size(), 16u);
@@ -91,9 +94,63 @@ TEST(Balancer, PrestoFlowcellsGoRoundRobin) {
     EXPECT_EQ(b, (a + 1) % 4) << "cell " << i;
   }
   // A switch further on picks by the label: the same label, the same port.
-  uint32_t fixed = label;
+  BalancerHeader fixed = h;
   const PortId later = l.route(0x9999u, 0, 1000, false, &fixed);
   for (int i = 0; i < 20; ++i) EXPECT_EQ(l.route(0x9999u, i * kUs, 1000, false, &fixed), later);
+}
+
+// CONGA at leaf0: an uplink whose rate estimator is full is avoided by new flowlets; its
+// metric decays once the traffic stops; a congested path reported back from the other
+// leaf (piggybacked feedback) is avoided too, until the report ages out.
+TEST(Balancer, CongaAvoidsCongestedPathsAndForgets) {
+  Leaf l("conga");
+  const NodeId leaf0 = l.s.topology.find("leaf0"), leaf1 = l.s.topology.find("leaf1");
+  BalancerHeader h;
+  // 1,000 packets of 1,062 B on uplink 0 within 10 us: X ~ 1 MB against C tau = 2.5 MB at
+  // 100G: metric 3; the other uplinks idle (0).
+  for (int i = 0; i < 1000; ++i) l.bal->depart(l.up[0], 1062, i * 10 * kNs, h);
+  EXPECT_EQ(h.ce, 3u);  // the packets carry the port's metric
+  std::set<PortId> chosen;
+  for (uint32_t f = 0; f < 64; ++f) chosen.insert(l.route(f * 7919u, 10 * kUs));
+  EXPECT_EQ(chosen.count(l.up[0]), 0u);
+  EXPECT_EQ(chosen.size(), 3u);
+  // 2 ms later the estimator has decayed (0.9^100): uplink 0 is a candidate again.
+  chosen.clear();
+  for (uint32_t f = 0; f < 64; ++f) chosen.insert(l.route(0x100000u + f * 7919u, 2 * kMs));
+  EXPECT_EQ(chosen.count(l.up[0]), 1u);
+  // leaf1 reports that the path through leaf0's uplink 2 is congested (metric 6).
+  BalancerHeader fb;
+  fb.fb_tag = 2;
+  fb.fb_metric = 6;
+  RouteQuery back;
+  back.now = 3 * kMs;
+  back.src_edge = leaf1;
+  back.dst_edge = leaf0;
+  back.hdr = &fb;
+  l.bal->arrive(back);
+  chosen.clear();
+  for (uint32_t f = 0; f < 64; ++f) chosen.insert(l.route(0x200000u + f * 7919u, 3 * kMs));
+  EXPECT_EQ(chosen.count(l.up[2]), 0u);
+  EXPECT_EQ(chosen.size(), 3u);
+  // 10 ms without a refresh: the entry is stale and counts as 0.
+  chosen.clear();
+  for (uint32_t f = 0; f < 64; ++f) chosen.insert(l.route(0x300000u + f * 7919u, 14 * kMs));
+  EXPECT_EQ(chosen.count(l.up[2]), 1u);
+  // leaf0 as a destination: it records the congestion of arriving packets and sends it
+  // back, piggybacked, on its packets towards their source leaf.
+  BalancerHeader data;
+  data.tag = 1;
+  data.ce = 5;
+  RouteQuery in;
+  in.now = 15 * kMs;
+  in.src_edge = leaf1;
+  in.dst_edge = leaf0;
+  in.hdr = &data;
+  l.bal->arrive(in);
+  BalancerHeader reply;
+  l.route(0xBEEFu, 15 * kMs, 64, true, &reply);  // towards leaf1 (Leaf::route's destination)
+  EXPECT_EQ(reply.fb_tag, 1u);
+  EXPECT_EQ(reply.fb_metric, 5u);
 }
 
 // One 8 MB flow over 4 spines with Presto: its flowcells arrive out of order at the

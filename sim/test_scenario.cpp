@@ -213,6 +213,7 @@ TEST(Scenario, ShippedExamplesAreValid) {
       {"fat_tree_synthetic.json", {2, 20 * kMs, 16, 20, 48, 0}},
       {"leaf_spine_asymmetric.json", {5, 2 * kMs, 16, 8, 32, 1}},
       {"leaf_spine_websearch.json", {1, 20 * kMs, 64, 12, 96, 0}},
+      {"rdma_leaf_spine_128.json", {1, 5 * kMs, 128, 16, 192, 0}},
       {"incast_pfc.toml", {5, 3 * kMs, 24, 5, 30, 0}},
   };
   size_t n = 0;
