@@ -15,8 +15,10 @@
 //   max(local DRE metric, Congestion-To-Leaf of the destination leaf), ties to a uniformly
 //   random one among them. Other switches (spines; a 3-tier fabric's upper tiers) pick by
 //   the flow hash, as ECMP.
-// Parameters from the paper (section 5): T_dre = 20 us, alpha = 0.1, Q = 3 bits, flowlet
-// gap 500 us. The ageing time is not in our sources: 10 ms is the simulator's choice.
+// Parameters: Q = 3 bits and the 500 us flowlet gap are the CONGA paper's; T_dre = 20 us
+// and alpha = 0.1 (tau = 200 us) are our reading of its parameter discussion (the ConWeave
+// ns-3 artifact runs its CONGA with T_dre = 50 us, alpha = 0.2). The ageing time is not in
+// our sources: 10 ms is the simulator's choice.
 #include <algorithm>
 #include <cmath>
 
