@@ -118,6 +118,17 @@ struct RxState {
     while (!held.empty() && rcv_nxt < npkts && held.test(rcv_nxt)) env.delivered(flow, rcv_nxt++);
     return rcv_nxt - first;
   }
+  // An in-order packet at a receiver that ACKs every `ack_every` in-order packets: accept
+  // it; then the flow is complete, or an ACK goes out when its turn has come.
+  void in_order(TransportEnv& env, uint32_t flow, uint32_t npkts, unsigned ack_every) {
+    accept(env, flow, npkts);
+    if (rcv_nxt >= npkts) {
+      env.receiver_complete(flow);
+    } else if (++since_ack >= ack_every) {
+      since_ack = 0;
+      env.feedback(flow, PktType::Ack, rcv_nxt, 0, false);
+    }
+  }
 };
 
 // A retransmission timer with a moving deadline and at most one event pending: restarting

@@ -86,13 +86,7 @@ class Irn final : public Transport {
     S& f = st_[flow];
     RxState& rx = f.rx;
     if (p.seq == rx.rcv_nxt) {
-      rx.accept(env_, flow, f.npkts);
-      if (rx.rcv_nxt >= f.npkts) {
-        env_.receiver_complete(flow);
-      } else if (++rx.since_ack >= ack_every_) {
-        rx.since_ack = 0;
-        env_.feedback(flow, PktType::Ack, rx.rcv_nxt, 0, false);
-      }
+      rx.in_order(env_, flow, f.npkts, ack_every_);
     } else if (p.seq > rx.rcv_nxt) {
       env_.out_of_order(flow);
       rx.held.set(p.seq, f.npkts);
