@@ -6,6 +6,8 @@
 #   make tools     the command-line tools without Verilator: pfc_buffer_calc, dcqcn_trace, simulator (build/tools)
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
 #   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
+#   make experiments        the paper experiments (sim/experiments/), quick form with direction checks; FULL=1: paper scale into results/
+#   make experiment NAME=x  one of them (FULL=1 as above)
 #   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
 #   make lint      verilator -Wall, iverilog, yosys -noautowire on every RTL module
@@ -35,7 +37,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
-        demo sim tools bench peers blocks test clean help coverage make-selftest params
+        demo sim tools bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -114,6 +116,18 @@ tools:
 bench: sim
 	@$(PYTHON) scripts/sim_bench.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/bench
 
+# Quick form: build/experiments/<name>/, direction assertions and their swap check.
+# FULL=1: the paper's scale, >= 3 seeds, into results/<name>/ (committed).
+EXP_FLAGS = $(if $(FULL),--full,--swap-check)
+experiments: configure
+	@cmake --build $(BUILD) --target lossless_sim
+	@$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim $(EXP_FLAGS)
+
+experiment: configure
+	@test -n "$(NAME)" || { echo "make experiment: give NAME=<one of sim/experiments/>" >&2; exit 2; }
+	@cmake --build $(BUILD) --target lossless_sim
+	@$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME) $(EXP_FLAGS)
+
 peers: deps configure
 	@cmake --build $(BUILD) --target lossless_sim
 	@$(PYTHON) scripts/peers.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/peers
@@ -136,6 +150,7 @@ test: deps
 	$(call STAGE,tb,lockstep benches); \
 	$(call STAGE,mutants,mutants); \
 	$(call STAGE,synth-smoke,synthesis smoke); \
+	$(call STAGE,experiments,quick experiments); \
 	$(call STAMP,make test total,$$t0)
 
 # A multi-step target with a failing step must fail: run `make blocks` and `make test`

@@ -260,6 +260,9 @@ void Network::handle(const Event& ev) {
     case kPfcTick:
       pfc_tick(switches_[ev.arg]);
       break;
+    case kWindow:
+      (ev.arg ? delivered_to_ : delivered_from_) = delivered_by_sender_;
+      break;
     case kSample:
       sample_queues();
       if (lossless_ && s_.run.deadlock_after && find_deadlock()) {
@@ -293,6 +296,8 @@ void Network::flow_closed() {
 void Network::run(const std::function<void(Time, uint64_t)>& progress, Time every) {
   schedule_next_start();
   sim_.after(cfg_.report.sample_period, *this, kSample);
+  if (s_.run.window_from > 0) sim_.at(s_.run.window_from, *this, kWindow, 0);
+  if (s_.run.window_to < s_.end()) sim_.at(s_.run.window_to, *this, kWindow, 1);
   const Time end = s_.end();
   const Time step = every ? every : end;
   for (Time t = 0; t < end;) {
@@ -328,6 +333,13 @@ std::string Network::conservation_error() const {
 std::string Network::lossless_error() const {
   if (!lossless_ || cfg_.sw.pfc.allow_lossless_drops || totals_.lossless_drops == 0) return {};
   return std::to_string(totals_.lossless_drops) + " lossless-class packets dropped with PFC on (buffer or headroom too small?)";
+}
+
+std::vector<uint64_t> Network::delivered_in_window() const {
+  std::vector<uint64_t> d = delivered_to_.empty() ? delivered_by_sender_ : delivered_to_;
+  if (!delivered_from_.empty())
+    for (size_t i = 0; i < d.size(); ++i) d[i] -= delivered_from_[i];
+  return d;
 }
 
 std::vector<uint64_t> Network::port_packets(NodeId node) const {

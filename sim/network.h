@@ -63,6 +63,9 @@ struct TierStats {
   double stdv_sum = 0;      // sum over samples and switches of the queue STDV (bytes)
   uint64_t stdv_samples = 0;
   uint64_t max_queue = 0;   // deepest egress queue seen (bytes)
+  // At each queue sample inside run.window: the deepest data-priority egress queue of the
+  // tier's switches (bytes), for queue-length percentiles.
+  std::vector<uint32_t> deepest;
 };
 
 struct FlowResult {
@@ -125,6 +128,8 @@ class Network : public EventHandler, private TransportEnv {
   const std::string& deadlock() const { return deadlock_; }
   // Bytes delivered per sender host (payload, in order).
   const std::vector<uint64_t>& delivered_by_sender() const { return delivered_by_sender_; }
+  // The same, delivered within run.window (from its start to its end or the run's end).
+  std::vector<uint64_t> delivered_in_window() const;
   // Conservation: injected == delivered + dropped + in flight (data packets); empty if
   // it holds, else what is wrong.
   std::string conservation_error() const;
@@ -145,7 +150,7 @@ class Network : public EventHandler, private TransportEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -279,6 +284,7 @@ class Network : public EventHandler, private TransportEnv {
   std::vector<TierStats> tier_stats_;
   unsigned host_tier_ = 0;
   std::vector<uint64_t> delivered_by_sender_;
+  std::vector<uint64_t> delivered_from_, delivered_to_;  // snapshots at run.window's ends
   RunTotals totals_;
   std::deque<uint32_t> waiting_;        // flows waiting for QP slots, in start order
   size_t cursor_ = 0;                   // next flow in start order to schedule

@@ -36,6 +36,13 @@ double pct(const std::vector<double>& v, double p) {
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
+// Nearest-rank percentile of unsorted samples.
+double pct_u(std::vector<uint32_t> v, double p) {
+  std::vector<double> d(v.begin(), v.end());
+  std::sort(d.begin(), d.end());
+  return pct(d, p);
+}
+
 json dist(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   double sum = 0;
@@ -190,11 +197,16 @@ json summary(const Network& net, const RunCost& cost) {
     if (r.flow->start < s.duration) sender[r.flow->src] = true;
   double sum = 0, sq = 0, mn = 1e300, mx = 0;
   size_t n = 0;
-  // bytes delivered over the duration, or with all_done over the whole run
-  const Time span = s.run.all_done ? std::max<Time>(net.ended_at(), 1) : s.duration;
+  // bytes delivered over the duration, or with all_done over the whole run; with a
+  // run.window, over the window (up to the run's end)
+  const bool windowed = s.run.window_from > 0 || s.run.window_to < s.duration;
+  const Time span = windowed ? std::max<Time>(std::min(s.run.window_to, net.ended_at()) - std::min(s.run.window_from, net.ended_at()), 1)
+                    : s.run.all_done ? std::max<Time>(net.ended_at(), 1)
+                                     : s.duration;
+  const std::vector<uint64_t> delivered = windowed ? net.delivered_in_window() : net.delivered_by_sender();
   for (size_t h = 0; h < sender.size(); ++h) {
     if (!sender[h]) continue;
-    const double gbps = static_cast<double>(net.delivered_by_sender()[h]) * 8.0 / (us(span) * 1e3);
+    const double gbps = static_cast<double>(delivered[h]) * 8.0 / (us(span) * 1e3);
     sum += gbps;
     sq += gbps * gbps;
     mn = std::min(mn, gbps);
@@ -225,6 +237,10 @@ json summary(const Network& net, const RunCost& cost) {
                              {"ecn_marks", ts.ecn_marks},
                              {"queue_stdv_bytes", ts.stdv_samples ? ts.stdv_sum / static_cast<double>(ts.stdv_samples) : 0.0},
                              {"max_queue_bytes", ts.max_queue},
+                             {"queue_samples", ts.deepest.size()},
+                             {"queue_p50_bytes", pct_u(ts.deepest, 50)},
+                             {"queue_p95_bytes", pct_u(ts.deepest, 95)},
+                             {"queue_p99_bytes", pct_u(ts.deepest, 99)},
                              {"watchdog_storms", ts.wd_storms},
                              {"watchdog_restores", ts.wd_restores},
                              {"headroom_violations", ts.headroom_violations},

@@ -465,6 +465,15 @@ bool Network::find_deadlock() {
 }
 
 void Network::sample_queues() {
+  const Time now = sim_.now();
+  if (now >= s_.run.window_from && now < s_.run.window_to) {
+    std::vector<uint32_t> deepest(tier_stats_.size(), 0);
+    for (const Switch& sw : switches_)
+      for (const Egress& eg : sw.eg)
+        deepest[sw.tier] = std::max<uint32_t>(deepest[sw.tier], static_cast<uint32_t>(std::min<uint64_t>(eg.q[kDataPrio].bytes, ~0u)));
+    for (size_t t = 0; t < deepest.size(); ++t)
+      if (t != host_tier_) tier_stats_[t].deepest.push_back(deepest[t]);
+  }
   for (const Switch& sw : switches_) {
     const size_t n = sw.stdv_ports.size();
     if (n < 2) continue;

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Paper experiments: each is data, not code (sim/experiments/<name>/experiment.json and
+its scenario), run through lossless_sim.
+
+  experiments.py [--name NAME] [--full] [--swap-check] [--sim BIN] [--jobs N]
+
+An experiment names a scenario, the axes of its sweep (each value a list of --set
+overrides, or a number for one key), the metrics to read from each run's summary.json,
+the paper's claims with a check of ours against each, and direction assertions for the
+quick form. Quick runs (the default, part of make test) use the experiment's "quick"
+overrides and write build/experiments/<name>/; --full runs the paper's scale with at
+least 3 seeds and writes results/<name>/ (the committed results). Each run directory gets
+points.csv (every run), means.csv (mean and 95% confidence interval over seeds per
+point), a gnuplot PNG per plotted metric and summary.md (paper beside ours, verdicts).
+A quick run fails when a direction assertion fails; --swap-check swaps the two sides of
+every assertion and fails unless each then fails (the assertions can fail).
+"""
+import argparse
+import concurrent.futures
+import csv
+import itertools
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXP_DIR = os.path.join(ROOT, "sim", "experiments")
+# two-sided 95% Student t quantiles for n - 1 degrees of freedom
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+OPS = {">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b}
+
+
+class Bad(Exception):
+    pass
+
+
+def load(name):
+    path = os.path.join(EXP_DIR, name, "experiment.json")
+    try:
+        with open(path) as f:
+            e = json.load(f)
+    except (OSError, json.JSONDecodeError) as err:
+        raise Bad(f"{path}: {err}")
+    for key in ("title", "paper", "scenario", "axes", "metrics", "claims", "quick", "full"):
+        if key not in e:
+            raise Bad(f"{path}: missing key '{key}'")
+    e["name"] = name
+    e["dir"] = os.path.dirname(path)
+    names = [a["name"] for a in e["axes"]]
+    for c in e["claims"] + e.get("asserts", []):
+        if c["metric"] not in e["metrics"]:
+            raise Bad(f"{path}: unknown metric '{c['metric']}'")
+        for where in [c.get("where", {}), c.get("a", {}), c.get("b", {})]:
+            for k in where:
+                if k not in names:
+                    raise Bad(f"{path}: unknown axis '{k}'")
+    return e
+
+
+def axis_values(axis, override):
+    vals = override if override is not None else axis["values"]
+    if isinstance(vals, dict):  # named variants: name -> list of --set overrides
+        return [(str(k), list(v)) for k, v in vals.items()]
+    if isinstance(axis["values"], dict):  # an override that names a subset of the variants
+        return [(str(k), list(axis["values"][k])) for k in vals]
+    return [(str(v), [f"{axis['key']}={json.dumps(v)}"]) for v in vals]
+
+
+def points(e, form):
+    over = e[form].get("axes", {})
+    per_axis = [[(a["name"], label, sets) for label, sets in axis_values(a, over.get(a["name"]))] for a in e["axes"]]
+    out = []
+    for combo in itertools.product(*per_axis):
+        out.append(({n: label for n, label, _ in combo}, [s for _, _, sets in combo for s in sets]))
+    return out
+
+
+def metric(summary, spec):
+    def get(path):
+        v = summary
+        for part in path.split("."):
+            if not isinstance(v, dict) or part not in v:
+                raise Bad(f"summary.json has no '{path}'")
+            v = v[part]
+        return float(v)
+    v = get(spec["path"])
+    if "times" in spec:
+        v *= get(spec["times"])
+    return v * spec.get("scale", 1.0)
+
+
+def run_point(sim, e, form, labels, sets, seed, runs):
+    d = os.path.join(runs, "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}")
+    cmd = [sim, os.path.join(e["dir"], e["scenario"]), "--quiet", "--out", d, "--set", f"seed={seed}"]
+    for s in e[form].get("set", []) + sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Bad(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    with open(os.path.join(d, "summary.json")) as f:
+        s = json.load(f)
+    return {m: metric(s, spec) for m, spec in e["metrics"].items()}
+
+
+def commit():
+    p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else "unknown"
+
+
+def mean_ci(xs):
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    return m, T95.get(len(xs) - 1, 1.96) * sd / math.sqrt(len(xs))
+
+
+def select(means, where):
+    return [r for r in means if all(r["labels"][k] == str(v) for k, v in where.items())]
+
+
+def claim_value(means, c):
+    vals = [r["mean"][c["metric"]] for r in select(means, c.get("where", {}))]
+    if not vals:
+        raise Bad(f"claim '{c['claim']}': no point matches {c.get('where', {})}")
+    return {"min": min, "max": max, "mean": lambda v: sum(v) / len(v)}[c.get("reduce", "mean")](vals)
+
+
+def check_asserts(e, means, swap):
+    """Direction assertions: mean of `a` OP factor x mean of `b`. Returns failures."""
+    failed = []
+    for a in e.get("asserts", []):
+        side_a, side_b = (a["b"], a["a"]) if swap else (a["a"], a["b"])
+        va = [r["mean"][a["metric"]] for r in select(means, side_a)]
+        vb = [r["mean"][a["metric"]] for r in select(means, side_b)]
+        if not va or not vb:
+            raise Bad(f"assertion '{a['what']}': no point matches one side")
+        x, y = sum(va) / len(va), sum(vb) / len(vb)
+        ok = OPS[a["op"]](x, a.get("factor", 1.0) * y)
+        if not ok:
+            failed.append(f"{a['what']}: {a['metric']} {x:.4g} at {side_a} is not {a['op']} "
+                          f"{a.get('factor', 1.0)} x {y:.4g} at {side_b}")
+    return failed
+
+
+def plot(e, means, out):
+    gp = shutil.which("gnuplot")
+    spec = e.get("plot")
+    if not spec or not gp:
+        return []
+    x = spec["x"]
+    others = [a["name"] for a in e["axes"] if a["name"] != x]
+    pngs = []
+    for m in spec["y"]:
+        series = {}
+        for r in means:
+            key = ", ".join(f"{k}={r['labels'][k]}" for k in others) or m
+            series.setdefault(key, []).append(r)
+        data = os.path.join(out, f"{m}.dat")
+        with open(data, "w") as f:
+            for key, rows in series.items():
+                f.write(f'"{key}"\n')
+                for r in rows:
+                    f.write(f"{r['labels'][x]} {r['mean'][m]} {r['ci'][m]}\n")
+                f.write("\n\n")
+        png = os.path.join(out, f"{m}.png")
+        script = (f"set terminal pngcairo size 900,500 noenhanced\nset output '{png}'\n"
+                  f"set title '{e['title']}: {m} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{m}'\n"
+                  f"set key outside right\nset grid\n"
+                  f"plot for [i=0:{len(series) - 1}] '{data}' index i using 1:2:3 with yerrorlines "
+                  f"title columnheader(1)\n")
+        p = subprocess.run([gp], input=script, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise Bad(f"gnuplot: {p.stderr.strip()}")
+        pngs.append(os.path.basename(png))
+    return pngs
+
+
+def run_experiment(e, sim, full, jobs, out, command):
+    form = "full" if full else "quick"
+    seeds = e[form].get("seeds", [1])
+    if full and len(seeds) < 3:
+        raise Bad(f"{e['name']}: a full run needs at least 3 seeds")
+    runs = os.path.join(ROOT, "build", "experiments", e["name"] + ("-full" if full else ""), "runs")
+    for d in (out, runs):
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        os.makedirs(d)
+    pts = points(e, form)
+    jobs_list = [(labels, sets, seed) for labels, sets in pts for seed in seeds]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = [(labels, seed, ex.submit(run_point, sim, e, form, labels, sets, seed, runs))
+                for labels, sets, seed in jobs_list]
+        rows = [(labels, seed, f.result()) for labels, seed, f in futs]
+    axes = [a["name"] for a in e["axes"]]
+    metrics = list(e["metrics"])
+    with open(os.path.join(out, "points.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(axes + ["seed"] + metrics)
+        for labels, seed, vals in rows:
+            w.writerow([labels[a] for a in axes] + [seed] + [f"{vals[m]:.6g}" for m in metrics])
+    means = []
+    for labels, _ in pts:
+        got = [vals for lab, _, vals in rows if lab == labels]
+        r = {"labels": labels, "mean": {}, "ci": {}}
+        for m in metrics:
+            r["mean"][m], r["ci"][m] = mean_ci([g[m] for g in got])
+        means.append(r)
+    with open(os.path.join(out, "means.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(axes + [f"{m}{s}" for m in metrics for s in ("_mean", "_ci95")])
+        for r in means:
+            w.writerow([r["labels"][a] for a in axes] + [f"{r[k][m]:.6g}" for m in metrics for k in ("mean", "ci")])
+    pngs = plot(e, means, out)
+    lines = [f"# {e['title']}", "",
+             f"Made by `{command}` at commit {commit()} ({form} form, seeds {', '.join(map(str, seeds))}); "
+             f"regenerate with the same command, never by hand. Each run's flows.csv and summary.json: `{os.path.relpath(runs, ROOT)}/`.", "",
+             e["paper"], "", "| claim | paper | ours | verdict |", "| --- | --- | --- | --- |"]
+    verdicts = []
+    for c in e["claims"]:
+        v = claim_value(means, c)
+        ok = OPS[c["check"][0]](v, c["check"][1])
+        verdicts.append(ok)
+        lines.append(f"| {c['claim']} | {c['paper']} | {v:.4g} {c.get('unit', '')} | "
+                     f"{'agree' if ok else 'disagree'}{': ' + c['why'] if c.get('why') and not ok else ''} |")
+    if e.get("notes"):
+        lines += ["", e["notes"]]
+    lines += ["", "Data: `points.csv` (every run), `means.csv` (mean and 95% CI per point)."]
+    lines += [f"![{p}]({p})" for p in pngs]
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return means, verdicts
+
+
+def write_index():
+    """results/README.md: every committed experiment with its verdicts (from its summary.md)."""
+    root = os.path.join(ROOT, "results")
+    rows = ["# Experiment results", "",
+            "Each folder is written by `make experiment NAME=<name> FULL=1` (paper scale, >= 3 seeds); this index by",
+            "the same command. Verdicts compare the paper's number with ours; summary.md says why where they disagree.", "",
+            "| experiment | claims that agree | summary |", "| --- | --- | --- |"]
+    for n in sorted(os.listdir(root)):
+        md = os.path.join(root, n, "summary.md")
+        if not os.path.isfile(md):
+            continue
+        with open(md) as f:
+            text = f.read()
+        title = text.splitlines()[0].lstrip("# ")
+        agree = text.count("| agree |")
+        total = agree + text.count("| disagree")
+        rows.append(f"| {title} | {agree} of {total} | [{n}/summary.md]({n}/summary.md) |")
+    with open(os.path.join(root, "README.md"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--name", help="one experiment (default: all under sim/experiments/)")
+    ap.add_argument("--full", action="store_true", help="the paper's scale, >= 3 seeds, into results/<name>/")
+    ap.add_argument("--swap-check", action="store_true",
+                    help="also check that every direction assertion fails with its sides swapped")
+    ap.add_argument("--sim", default=os.path.join(ROOT, "build", "sim", "lossless_sim"))
+    ap.add_argument("--out", help="where quick runs go (default build/experiments)")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    if not os.access(a.sim, os.X_OK):
+        sys.exit(f"experiments: {a.sim}: not an executable (make experiments builds it)")
+    if a.jobs < 1:
+        sys.exit("experiments: --jobs must be at least 1")
+    names = sorted(d for d in os.listdir(EXP_DIR) if os.path.isfile(os.path.join(EXP_DIR, d, "experiment.json")))
+    if a.name:
+        if a.name not in names:
+            sys.exit(f"experiments: no experiment '{a.name}' (have: {', '.join(names)})")
+        names = [a.name]
+    command = "make experiment NAME=" + a.name if a.name else "make experiments"
+    if a.full:
+        command += " FULL=1"
+    problems = []
+    try:
+        for n in names:
+            e = load(n)
+            out = os.path.join(ROOT, "results", n) if a.full else os.path.join(a.out or os.path.join(ROOT, "build", "experiments"), n)
+            means, verdicts = run_experiment(e, a.sim, a.full, a.jobs, out, command)
+            print(f"{n}: {sum(verdicts)}/{len(verdicts)} claims agree; {out}/summary.md")
+            if not a.full:
+                for fail in check_asserts(e, means, False):
+                    problems.append(f"{n}: {fail}")
+                if a.swap_check:
+                    swapped = check_asserts(e, means, True)
+                    if len(swapped) != len(e.get("asserts", [])):
+                        problems.append(f"{n}: an assertion still holds with its sides swapped (it cannot fail)")
+                print(f"{n}: {len(e.get('asserts', []))} direction assertions checked")
+        if a.full:
+            write_index()
+    except Bad as err:
+        sys.exit(f"experiments: {err}")
+    if problems:
+        for p in problems:
+            print(f"experiments: FAIL {p}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
