@@ -106,8 +106,15 @@ def run_point(sim, e, form, labels, sets, seed, runs):
 
 
 def commit():
-    p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
-    return p.stdout.strip() if p.returncode == 0 else "unknown"
+    """The code's commit, taken once before anything is written (rewriting results/ dirties the tree)."""
+    global _COMMIT
+    if _COMMIT is None:
+        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
+        _COMMIT = p.stdout.strip() if p.returncode == 0 else "unknown"
+    return _COMMIT
+
+
+_COMMIT = None
 
 
 def mean_ci(xs):
@@ -279,6 +286,7 @@ def main():
     if a.full:
         command += " FULL=1"
     problems = []
+    commit()
     try:
         for n in names:
             e = load(n)
