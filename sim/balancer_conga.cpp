@@ -102,7 +102,7 @@ class Conga final : public Balancer {
     h.ce = static_cast<uint8_t>(std::max<unsigned>(h.ce, metric(i)));
   }
 
-  void arrive(const RouteQuery& q) override {
+  ArriveVerdict arrive(const RouteQuery& q) override {
     const BalancerHeader& h = *q.hdr;
     if (q.dst_edge == self_) {  // the destination leaf: the path's congestion, and feedback
       if (h.tag != 0xFF) {
@@ -114,6 +114,7 @@ class Conga final : public Balancer {
         if (h.fb_tag < to.size()) to[h.fb_tag] = {q.now, h.fb_metric};
       }
     }
+    return {};
   }
 
  private:

@@ -260,6 +260,12 @@ void Network::handle(const Event& ev) {
     case kPfcTick:
       pfc_tick(switches_[ev.arg]);
       break;
+    case kBalTimer: {
+      Switch& sw = switches_[ev.arg >> 40];
+      sw.bal->on_timer(ev.arg & ((uint64_t{1} << 40) - 1));
+      flush_releases(sw);
+      break;
+    }
     case kWindow:
       (ev.arg ? delivered_to_ : delivered_from_) = delivered_by_sender_;
       break;

@@ -17,6 +17,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/balancer.h"
@@ -94,10 +95,13 @@ struct RunTotals {
   uint64_t events = 0;
   uint64_t qp_waits = 0;          // flows that waited for a free QP slot
   uint64_t selector_decisions = 0;
+  uint64_t balancer_control = 0;  // balancer control packets sent (ConWeave's RTT_REPLY, CLEAR)
+  uint64_t reorder_held = 0;      // packets a balancer held in a reorder queue
+  uint64_t reorder_max = 0;       // most packets held at once in one switch
   std::vector<uint64_t> port_packets;  // per switch port (global index): data packets sent
 };
 
-class Network : public EventHandler, private TransportEnv {
+class Network : public EventHandler, private TransportEnv, private BalancerEnv {
  public:
   Network(const Scenario& s, const std::vector<Flow>& flows);
   ~Network() override;
@@ -150,7 +154,7 @@ class Network : public EventHandler, private TransportEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -176,6 +180,9 @@ class Network : public EventHandler, private TransportEnv {
     std::vector<PortId> stdv_ports;   // the ports whose queues the STDV metric compares
     uint64_t buffer_used = 0;         // without a PFC block (> 64 ports, PFC off)
     bool ticking = false;
+    std::unordered_map<uint64_t, std::deque<uint32_t>> held;  // balancer reorder queues
+    uint64_t held_now = 0;
+    std::vector<uint64_t> releases;   // keys released while a packet was being handled
   };
   struct Slot {
     uint32_t flow = 0;
@@ -222,6 +229,12 @@ class Network : public EventHandler, private TransportEnv {
 
   // switch
   void switch_arrive(Switch& sw, uint32_t id);
+  void switch_forward(Switch& sw, uint32_t id);  // route, mark, admit, enqueue
+  void flush_releases(Switch& sw);
+  // BalancerEnv
+  void send(NodeId from, NodeId to, const BalancerHeader& h) override;
+  void release(NodeId at, uint64_t key) override;
+  void timer(NodeId at, Time when, uint64_t token) override;
   PortId route(Switch& sw, Packet& p);
   void switch_kick(Switch& sw, PortId port);
   void update_occupancy(Switch& sw, PortId port);

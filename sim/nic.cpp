@@ -296,6 +296,8 @@ void Network::host_arrive(Host& h, uint32_t id) {
       transport_->on_feedback(p.flow, TransportPkt{p.type, p.seq, p.sack, p.ce});
       break;
     }
+    case PktType::Balancer:
+      break;  // a balancer's control packet no switch took: nothing for a NIC
     case PktType::Cnp: {
       ++totals_.cnps_received;
       FlowState& f = fs_[p.flow];

@@ -155,7 +155,7 @@ void Network::build_switch(NodeId n) {
   if (fabric.size() >= 2) {
     const BalancerEntry* b = find_balancer(cfg_.balancer.mode);
     if (!b) config_error(s_, "balancer.mode", "\"" + cfg_.balancer.mode + "\" is not one of: " + balancer_names());
-    BalancerContext ctx{s_, topo_, n, {}, ll::derive_seed(s_.seed, 4ull * n + 1)};
+    BalancerContext ctx{s_, topo_, n, {}, ll::derive_seed(s_.seed, 4ull * n + 1), this};
     for (const auto& f : fabric) ctx.fabric.push_back(f.second);
     sw.bal = b->make(ctx);
     // Each switch's hash unit has its own seed, as real switches are configured: with one
@@ -213,6 +213,7 @@ void Network::build_components() {
 PortId Network::route(Switch& sw, Packet& p) {
   const PortSpan c = routing_.next_hops(sw.node, p.dst);
   if (c.size() == 1 || !sw.bal) return c[0];
+  if (p.type == PktType::Balancer) return c[mix32(p.hash, sw.hash_seed, sw.node) % c.size()];  // control: hashed
   RouteQuery q;
   q.now = sim_.now();
   q.engine = p.at_port % cfg_.balancer.engines;
@@ -222,6 +223,9 @@ PortId Network::route(Switch& sw, Packet& p) {
   q.src_edge = topo_.node(p.src).ports[0].peer;
   q.dst_edge = topo_.node(p.dst).ports[0].peer;
   q.first_hop = !sw.fabric[p.at_port];
+  q.data = p.type == PktType::Data;
+  q.src_host = p.src;
+  q.dst_host = p.dst;
   q.hdr = &p.lb;
   ++totals_.selector_decisions;
   return sw.bal->choose(c, q);
@@ -251,14 +255,72 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
     switch_kick(sw, in);
     return;
   }
-  if (sw.bal && sw.fabric[in]) {
+  const NodeId dst_edge = topo_.node(p.dst).ports[0].peer;
+  // The balancer sees packets from the fabric, and its control packets where they end.
+  if (sw.bal && (p.type == PktType::Balancer ? dst_edge == sw.node : sw.fabric[in] != 0)) {
     RouteQuery q;
     q.now = sim_.now();
     q.src_edge = topo_.node(p.src).ports[0].peer;
-    q.dst_edge = topo_.node(p.dst).ports[0].peer;
+    q.dst_edge = dst_edge;
+    q.data = p.type == PktType::Data;
+    q.src_host = p.src;
+    q.dst_host = p.dst;
     q.hdr = &p.lb;
-    sw.bal->arrive(q);
+    const ArriveVerdict a = sw.bal->arrive(q);
+    if (a.action == ArriveVerdict::Consume) {
+      release(id);
+      flush_releases(sw);
+      return;
+    }
+    if (a.action == ArriveVerdict::Hold) {
+      sw.held[a.key].push_back(id);
+      ++totals_.reorder_held;
+      totals_.reorder_max = std::max(totals_.reorder_max, ++sw.held_now);
+      flush_releases(sw);
+      return;
+    }
   }
+  switch_forward(sw, id);
+  flush_releases(sw);
+}
+
+void Network::flush_releases(Switch& sw) {
+  while (!sw.releases.empty()) {
+    const uint64_t key = sw.releases.front();
+    sw.releases.erase(sw.releases.begin());
+    auto it = sw.held.find(key);
+    if (it == sw.held.end()) continue;
+    std::deque<uint32_t> q = std::move(it->second);
+    sw.held.erase(it);
+    sw.held_now -= q.size();
+    for (uint32_t id : q) switch_forward(sw, id);
+  }
+}
+
+void Network::send(NodeId from, NodeId to, const BalancerHeader& h) {
+  Packet p;
+  p.type = PktType::Balancer;
+  p.src = to;  // a switch has no host address; routing needs only the destination
+  p.dst = to;
+  p.prio = kControlPrio;
+  p.wire = kControlBytes;
+  p.hash = mix32(h.cw_key, from, to);
+  p.lb = h;
+  p.at_node = from;
+  p.at_port = 0;
+  ++totals_.balancer_control;
+  sim_.at(sim_.now(), *this, kArrive, alloc(p));  // handled next, as a packet arriving at `from`
+}
+
+void Network::release(NodeId at, uint64_t key) { switches_[static_cast<size_t>(switch_of_[at])].releases.push_back(key); }
+
+void Network::timer(NodeId at, Time when, uint64_t token) {
+  sim_.at(when, *this, kBalTimer, (static_cast<uint64_t>(switch_of_[at]) << 40) | (token & ((uint64_t{1} << 40) - 1)));
+}
+
+void Network::switch_forward(Switch& sw, uint32_t id) {
+  Packet& p = pkts_[id];
+  const PortId in = p.at_port;
   const PortId e = route(sw, p);
   const unsigned prio = p.prio;
   const bool ll = lossless_ && prio == kDataPrio;

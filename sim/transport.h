@@ -16,7 +16,7 @@
 
 namespace ll::sim {
 
-enum class PktType : uint8_t { Data, Ack, Nack, Cnp, Pause };
+enum class PktType : uint8_t { Data, Ack, Nack, Cnp, Pause, Balancer };  // Balancer: a switch-to-switch control packet
 
 // The fields of a packet a transport reads.
 struct TransportPkt {
