@@ -8,6 +8,7 @@ BalancerFactory selector_factory(const std::string& mode);                // bal
 std::unique_ptr<Balancer> make_letflow(const BalancerContext& ctx);      // balancer_letflow.cpp
 std::unique_ptr<Balancer> make_presto(const BalancerContext& ctx);       // balancer_presto.cpp
 std::unique_ptr<Balancer> make_conga(const BalancerContext& ctx);        // balancer_conga.cpp
+std::unique_ptr<Balancer> make_conweave(const BalancerContext& ctx);     // balancer_conweave.cpp
 
 void Balancer::components(const drill::cp::Tables&, std::vector<int>) {
   throw std::invalid_argument("this balancer has no symmetric-component stage (balancer.components needs a selector mode)");
@@ -30,6 +31,8 @@ const std::vector<BalancerEntry>& balancer_registry() {
        make_presto},
       {"conga", "CONGA (SIGCOMM'14): per flowlet the source leaf's least congested path, from DRE metrics fed back leaf to leaf",
        make_conga},
+      {"conweave", "ConWeave (SIGCOMM'23): RTT probes reroute a flow off a congested path; the destination ToR reorders",
+       make_conweave},
   };
   return r;
 }

@@ -43,6 +43,7 @@ struct RouteQuery {
   NodeId dst_edge = 0;     // the switch the destination host hangs off
   bool first_hop = false;  // the packet entered the fabric here (arrived from a host)
   bool data = false;       // a data packet (not ACK / NACK / CNP / a balancer's control packet)
+  bool control = false;    // a balancer's control packet (BalancerEnv::send)
   NodeId src_host = 0, dst_host = 0;
   BalancerHeader* hdr = nullptr;
 };
@@ -92,6 +93,8 @@ class Balancer {
   virtual ArriveVerdict arrive(const RouteQuery& /*q*/) { return {}; }
   // A timer booked through BalancerEnv::timer.
   virtual void on_timer(uint64_t /*token*/) {}
+  // Event counters for the report (summed over switches under their names).
+  virtual std::vector<std::pair<const char*, uint64_t>> counters() const { return {}; }
   // Symmetric components from the control plane (balancer.components): the switch's
   // tables and, per destination edge switch, its group (-1: none). A balancer without a
   // component stage keeps this default, which refuses with the message the scenario error

@@ -341,6 +341,19 @@ std::string Network::lossless_error() const {
   return std::to_string(totals_.lossless_drops) + " lossless-class packets dropped with PFC on (buffer or headroom too small?)";
 }
 
+std::vector<std::pair<std::string, uint64_t>> Network::balancer_counters() const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const Switch& sw : switches_) {
+    if (!sw.bal) continue;
+    for (const auto& [name, v] : sw.bal->counters()) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
+      if (it == out.end()) out.emplace_back(name, v);
+      else it->second += v;
+    }
+  }
+  return out;
+}
+
 std::vector<uint64_t> Network::delivered_in_window() const {
   std::vector<uint64_t> d = delivered_to_.empty() ? delivered_by_sender_ : delivered_to_;
   if (!delivered_from_.empty())

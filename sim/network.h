@@ -139,6 +139,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   std::string conservation_error() const;
   // A lossless drop with PFC on (not asked for by the scenario): empty if none.
   std::string lossless_error() const;
+  // The balancers' event counters, summed over switches by name.
+  std::vector<std::pair<std::string, uint64_t>> balancer_counters() const;
   // How many data packets each fabric port of switch `node` sent (by port).
   std::vector<uint64_t> port_packets(NodeId node) const;
 

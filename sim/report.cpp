@@ -264,7 +264,13 @@ json summary(const Network& net, const RunCost& cost) {
                  {"retransmitted_packets", retx},
                  {"out_of_order_packets", ooo},
                  {"qp_waits", tt.qp_waits},
-                 {"selector_decisions", tt.selector_decisions}};
+                 {"selector_decisions", tt.selector_decisions},
+                 {"balancer_control_packets", tt.balancer_control},
+                 {"reorder_queue_packets", tt.reorder_held},
+                 {"reorder_queue_max", tt.reorder_max}};
+  json bal = json::object();
+  for (const auto& [name, v] : net.balancer_counters()) bal[name] = v;
+  j["balancer"] = bal;
   const std::string cons = net.conservation_error();
   j["packets"] = {{"injected", tt.data_injected}, {"delivered", tt.data_delivered}, {"dropped", tt.data_dropped},
                   {"in_flight", tt.data_in_flight}, {"data_hops", tt.data_hops},

@@ -263,6 +263,7 @@ void Network::switch_arrive(Switch& sw, uint32_t id) {
     q.src_edge = topo_.node(p.src).ports[0].peer;
     q.dst_edge = dst_edge;
     q.data = p.type == PktType::Data;
+    q.control = p.type == PktType::Balancer;
     q.src_host = p.src;
     q.dst_host = p.dst;
     q.hdr = &p.lb;
