@@ -29,15 +29,13 @@
 namespace ll::sim {
 namespace {
 
-constexpr Time kTdre = 20 * kUs;
-constexpr double kAlpha = 0.1;
 constexpr unsigned kQ = 3;
-constexpr Time kAge = 10 * kMs;
 
 class Conga final : public Balancer {
  public:
   explicit Conga(const BalancerContext& ctx)
-      : self_(ctx.node), rng_(ctx.seed), fabric_(ctx.fabric), to_leaf_(ctx.topo.num_nodes()), from_leaf_(ctx.topo.num_nodes()),
+      : self_(ctx.node), t_dre_(ctx.scenario.net.balancer.conga_t_dre), alpha_(ctx.scenario.net.balancer.conga_alpha),
+        age_(ctx.scenario.net.balancer.conga_age), rng_(ctx.seed), fabric_(ctx.fabric), to_leaf_(ctx.topo.num_nodes()), from_leaf_(ctx.topo.num_nodes()),
         fb_next_(ctx.topo.num_nodes(), 0) {
     const Node& node = ctx.topo.node(ctx.node);
     index_.assign(node.ports.size(), -1);
@@ -47,7 +45,7 @@ class Conga final : public Balancer {
       const uint64_t bps = ctx.topo.link(node.ports[fabric_[i]].link).bps;
       fastest = std::max(fastest, bps);
       // C tau in bytes: what the port carries in tau at line rate
-      dre_.push_back({0.0, 0, static_cast<double>(bps) / 8.0 * (static_cast<double>(kTdre) / kAlpha) / static_cast<double>(kSec)});
+      dre_.push_back({0.0, 0, static_cast<double>(bps) / 8.0 * (static_cast<double>(t_dre_) / alpha_) / static_cast<double>(kSec)});
     }
     const BalancerCfg& b = ctx.scenario.net.balancer;
     gap_ = b.flowlet_gap ? b.flowlet_gap : static_cast<Time>(static_cast<unsigned __int128>(500 * kUs) * 10'000'000'000ull / fastest);
@@ -63,7 +61,7 @@ class Conga final : public Balancer {
     h.fb_tag = 0xFF;
     for (size_t k = 0; k < back.size(); ++k) {
       const uint32_t t = (fb_next_[q.dst_edge] + k) % back.size();
-      if (back[t].at == kNever || q.now - back[t].at > kAge) continue;
+      if (back[t].at == kNever || q.now - back[t].at > age_) continue;
       h.fb_tag = static_cast<uint8_t>(t);
       h.fb_metric = back[t].metric;
       fb_next_[q.dst_edge] = (t + 1) % back.size();
@@ -77,7 +75,7 @@ class Conga final : public Balancer {
       unsigned best = 8, ties = 0;
       for (PortId p : c) {
         const size_t i = static_cast<size_t>(index_[p]);
-        const bool live = to[i].at != kNever && q.now - to[i].at <= kAge;
+        const bool live = to[i].at != kNever && q.now - to[i].at <= age_;
         const unsigned m = std::max(local(i, q.now), live ? unsigned{to[i].metric} : 0u);
         if (m < best) {
           best = m;
@@ -140,10 +138,10 @@ class Conga final : public Balancer {
 
   void decay(size_t i, Time now) {
     Dre& d = dre_[i];
-    const Time steps = (now - d.last) / kTdre;
+    const Time steps = (now - d.last) / t_dre_;
     if (steps == 0) return;
-    d.x = steps > 400 ? 0.0 : d.x * std::pow(1.0 - kAlpha, static_cast<double>(steps));
-    d.last += steps * kTdre;
+    d.x = steps > 100000 ? 0.0 : d.x * std::pow(1.0 - alpha_, static_cast<double>(steps));
+    d.last += steps * t_dre_;
   }
 
   unsigned metric(size_t i) const {
@@ -156,6 +154,9 @@ class Conga final : public Balancer {
     return metric(i);
   }
   const NodeId self_;
+  const Time t_dre_;
+  const double alpha_;
+  const Time age_;
   Rng rng_;
   std::vector<PortId> fabric_;
   std::vector<int> index_;

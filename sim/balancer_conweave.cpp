@@ -35,17 +35,15 @@
 namespace ll::sim {
 namespace {
 
-constexpr Time kExtraReply = 4 * kUs;
-constexpr Time kTxExpiry = 1000 * kUs;
-constexpr Time kExtraFlush = 32 * kUs;
-constexpr Time kDefaultWait = 500 * kUs;
 constexpr uint32_t kEntries = 1u << 16;
 enum Flag : uint8_t { kNone = 0, kRequest = 1, kRerouted = 2, kReply = 3, kClear = 4 };
 
 class ConWeave final : public Balancer {
  public:
   explicit ConWeave(const BalancerContext& ctx)
-      : self_(ctx.node), env_(ctx.env), rng_(ctx.seed), tx_(kEntries), rx_(kEntries) {
+      : self_(ctx.node), env_(ctx.env), kExtraReply(ctx.scenario.net.balancer.cw_reply_extra),
+        kTxExpiry(ctx.scenario.net.balancer.cw_expiry), kExtraFlush(ctx.scenario.net.balancer.cw_flush_extra),
+        kDefaultWait(ctx.scenario.net.balancer.cw_default_wait), rng_(ctx.seed), tx_(kEntries), rx_(kEntries) {
     if (!env_) throw std::invalid_argument("conweave needs the network's balancer services");
     // Base RTT between two ToRs of a leaf-spine: four fabric hops of a full packet out and
     // of a control packet back (propagation both ways, serialization at each hop).
@@ -217,6 +215,7 @@ class ConWeave final : public Balancer {
 
   const NodeId self_;
   BalancerEnv* env_;
+  const Time kExtraReply, kTxExpiry, kExtraFlush, kDefaultWait;  // balancer.conweave
   Rng rng_;
   Time base_rtt_ = 0;
   std::vector<Tx> tx_;

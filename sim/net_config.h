@@ -82,6 +82,13 @@ struct BalancerCfg {
   Time flowlet_gap = 0;         // LetFlow: 0 = 500 us x 10 Gb/s / the switch's fastest fabric port
   unsigned flowlet_entries = 65536;  // LetFlow: flowlet table entries (power of 2), indexed by the flow hash
   uint64_t flowcell = 65536;    // Presto: flowcell bytes (payload)
+  Time conga_t_dre = 20 * kUs;  // CONGA: DRE decay period
+  double conga_alpha = 0.1;     // CONGA: DRE decay factor
+  Time conga_age = 10 * kMs;    // CONGA: a table entry older than this counts as 0
+  Time cw_reply_extra = 4 * kUs;     // ConWeave: RTT_REPLY deadline = base RTT + this
+  Time cw_expiry = 1000 * kUs;       // ConWeave: epoch expiry / CLEAR wait
+  Time cw_flush_extra = 32 * kUs;    // ConWeave: reorder flush = expected tail + this
+  Time cw_default_wait = 500 * kUs;  // ConWeave: reorder flush without a delay sample
 };
 
 struct DcqcnCfg {

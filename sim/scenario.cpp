@@ -631,7 +631,7 @@ void parse_nic(const Obj& top, NicCfg& c) {
 void parse_balancer(const Obj& top, BalancerCfg& c) {
   if (!top.has("balancer")) return;
   const Obj o(top.at("balancer"), "balancer", top.file(),
-              {"mode", "d", "m", "engines", "components", "flowlet_gap", "flowlet_entries", "flowcell"});
+              {"mode", "d", "m", "engines", "components", "flowlet_gap", "flowlet_entries", "flowcell", "conga", "conweave"});
   std::vector<std::string> modes;  // the balancer registry's names (sim/balancer.cpp)
   for (const BalancerEntry& e : balancer_registry()) modes.emplace_back(e.name);
   c.mode = choice(o, "mode", c.mode, modes);
@@ -644,6 +644,22 @@ void parse_balancer(const Obj& top, BalancerCfg& c) {
   if (c.flowlet_entries & (c.flowlet_entries - 1)) o.fail("balancer.flowlet_entries", "must be a power of two (a hash-indexed table)");
   if (o.has("flowcell")) c.flowcell = o.bytes("flowcell");
   if (c.flowcell < 1) o.fail("balancer.flowcell", "must be at least 1 byte");
+  if (o.has("conga")) {
+    const Obj g(o.at("conga"), "balancer.conga", o.file(), {"t_dre", "alpha", "age"});
+    c.conga_t_dre = g.time("t_dre", c.conga_t_dre);
+    if (c.conga_t_dre < kNs) g.fail("balancer.conga.t_dre", "must be at least 1ns");
+    c.conga_alpha = fraction(g, "alpha", c.conga_alpha, 1e-6, 1.0);
+    c.conga_age = g.time("age", c.conga_age);
+    if (c.conga_age < kNs) g.fail("balancer.conga.age", "must be at least 1ns");
+  }
+  if (o.has("conweave")) {
+    const Obj w(o.at("conweave"), "balancer.conweave", o.file(), {"reply_extra", "expiry", "flush_extra", "default_wait"});
+    c.cw_reply_extra = w.time("reply_extra", c.cw_reply_extra);
+    c.cw_expiry = w.time("expiry", c.cw_expiry);
+    c.cw_flush_extra = w.time("flush_extra", c.cw_flush_extra);
+    c.cw_default_wait = w.time("default_wait", c.cw_default_wait);
+    if (c.cw_expiry < kUs) w.fail("balancer.conweave.expiry", "must be at least 1us");
+  }
 }
 
 void parse_report(const Obj& top, ReportCfg& c) {
