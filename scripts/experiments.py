@@ -53,7 +53,7 @@ def load(name):
     for c in e["claims"] + e.get("asserts", []):
         if c["metric"] not in e["metrics"]:
             raise Bad(f"{path}: unknown metric '{c['metric']}'")
-        for where in [c.get("where", {}), c.get("a", {}), c.get("b", {})]:
+        for where in [c.get("where", {}), c.get("vs", {}), c.get("a", {}), c.get("b", {})]:
             for k in where:
                 if k not in names:
                     raise Bad(f"{path}: unknown axis '{k}'")
@@ -130,10 +130,20 @@ def select(means, where):
 
 
 def claim_value(means, c):
-    vals = [r["mean"][c["metric"]] for r in select(means, c.get("where", {}))]
-    if not vals:
-        raise Bad(f"claim '{c['claim']}': no point matches {c.get('where', {})}")
-    return {"min": min, "max": max, "mean": lambda v: sum(v) / len(v)}[c.get("reduce", "mean")](vals)
+    """The claim's figure: `reduce` of the metric over the points `where` selects; with
+    `vs`, that divided by the same over the points `vs` selects (a ratio)."""
+    def reduced(where):
+        vals = [r["mean"][c["metric"]] for r in select(means, where)]
+        if not vals:
+            raise Bad(f"claim '{c['claim']}': no point matches {where}")
+        return {"min": min, "max": max, "mean": lambda v: sum(v) / len(v)}[c.get("reduce", "mean")](vals)
+    v = reduced(c.get("where", {}))
+    if "vs" in c:
+        d = reduced(c["vs"])
+        if d == 0:
+            raise Bad(f"claim '{c['claim']}': the 'vs' side is 0")
+        v /= d
+    return v
 
 
 def check_asserts(e, means, swap):
