@@ -202,6 +202,7 @@ def run_experiment(e, sim, full, jobs, out, command):
     if full and len(seeds) < 3:
         raise Bad(f"{e['name']}: a full run needs at least 3 seeds")
     runs = os.path.join(ROOT, "build", "experiments", e["name"] + ("-full" if full else ""), "runs")
+    final, out = out, out + ".partial"  # the old results stay until the new ones are complete
     for d in (out, runs):
         if os.path.isdir(d):
             shutil.rmtree(d)
@@ -249,6 +250,9 @@ def run_experiment(e, sim, full, jobs, out, command):
     lines += [f"![{p}]({p})" for p in pngs]
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    if os.path.isdir(final):
+        shutil.rmtree(final)
+    os.rename(out, final)
     return means, verdicts
 
 
