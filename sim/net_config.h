@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/time.h"
 
@@ -127,8 +128,17 @@ struct DctcpCfg {
   Time shim = 0;                // reorder shim hold time at the receiver; 0 = off
 };
 
+// A group of hosts whose NICs differ from the fleet's (a mixed fleet, e.g. NIC generations
+// with NP-side vs RP-side CNP coalescing): their DCQCN block is configured from `dcqcn`.
+struct NicGroup {
+  std::string name;
+  std::vector<uint32_t> hosts;  // host node ids
+  DcqcnCfg dcqcn;
+};
+
 struct NicCfg {
   DcqcnCfg dcqcn;
+  std::vector<NicGroup> groups;  // later groups win for a host named twice
   std::string transport = "gbn"; // a name of the transport registry (sim/transport.cpp)
   IrnCfg irn;
   DctcpCfg dctcp;
@@ -140,6 +150,18 @@ struct NicCfg {
 
 struct ReportCfg {
   Time sample_period = 10 * kUs;  // queue-STDV sampling
+  bool paused_series = false;     // write paused.csv: paused ports per tier at every sample
+};
+
+// Faults a scenario injects (section "faults").
+struct StallCfg {
+  uint32_t host = 0;            // host node id
+  Time from = 0, until = 0;     // the NIC stops draining its receive path in [from, until)
+};
+struct FaultCfg {
+  double loss_rate = 0;         // probability that a data packet is lost on a link it crosses
+  std::string loss_links = "all";  // "all", "host" (host - switch links), "fabric" (switch - switch)
+  std::vector<StallCfg> stalls;
 };
 
 struct NetConfig {
@@ -147,6 +169,7 @@ struct NetConfig {
   NicCfg nic;
   BalancerCfg balancer;
   ReportCfg report;
+  FaultCfg faults;
 };
 
 // Bytes a packet adds to its payload on the wire: Ethernet 14 + IPv4 20 + UDP 8 +

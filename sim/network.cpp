@@ -26,6 +26,7 @@ const char* cause_name(unsigned c) {
     case kDropLosslessBuffer: return "lossless_buffer";
     case kDropRed: return "red";
     case kDropWatchdog: return "watchdog";
+    case kDropLoss: return "loss";
     default: return "?";
   }
 }
@@ -41,7 +42,8 @@ using detail::config_error;
 // ------------------------------------------------------------------ construction
 
 Network::Network(const Scenario& s, const std::vector<Flow>& flows)
-    : s_(s), cfg_(s.net), topo_(s.topology), routing_(topo_), flow_list_(flows) {
+    : s_(s), cfg_(s.net), topo_(s.topology), routing_(topo_), flow_list_(flows),
+      loss_rng_(ll::derive_seed(s.seed, 0x4C4F5353ull)) {  // "LOSS"
   tier_names_ = topo_.tiers();
   tier_stats_.resize(tier_names_.size());
   host_tier_ = static_cast<unsigned>(std::find(tier_names_.begin(), tier_names_.end(), "host") - tier_names_.begin());
@@ -196,6 +198,14 @@ void Network::transmit(NodeId n, PortId port, uint32_t id, Time extra) {
   p.at_node = pt.peer;
   p.at_port = pt.peer_port;
   port_free_[gp] = sim_.now() + ser;
+  const FaultCfg& f = cfg_.faults;
+  if (f.loss_rate > 0 && p.type == PktType::Data) {
+    const bool host_link = topo_.is_host(n) || topo_.is_host(pt.peer);
+    if ((f.loss_links == "all" || host_link == (f.loss_links == "host")) && loss_rng_.uniform() < f.loss_rate) {
+      drop(id, switch_of_[n] >= 0 ? switches_[static_cast<size_t>(switch_of_[n])].tier : host_tier_, kDropLoss);
+      return;  // lost on the wire: it took its serialization time and never arrives
+    }
+  }
   sim_.after(ser + l.delay + extra, *this, kArrive, id);
 }
 
@@ -266,6 +276,9 @@ void Network::handle(const Event& ev) {
       flush_releases(sw);
       break;
     }
+    case kStall:
+      stall_event(ev.arg);
+      break;
     case kWindow:
       (ev.arg ? delivered_to_ : delivered_from_) = delivered_by_sender_;
       break;
@@ -302,6 +315,7 @@ void Network::flow_closed() {
 void Network::run(const std::function<void(Time, uint64_t)>& progress, Time every) {
   schedule_next_start();
   sim_.after(cfg_.report.sample_period, *this, kSample);
+  for (size_t i = 0; i < cfg_.faults.stalls.size(); ++i) sim_.at(cfg_.faults.stalls[i].from, *this, kStall, 2 * i);
   if (s_.run.window_from > 0) sim_.at(s_.run.window_from, *this, kWindow, 0);
   if (s_.run.window_to < s_.end()) sim_.at(s_.run.window_to, *this, kWindow, 1);
   const Time end = s_.end();

@@ -23,6 +23,7 @@
 #include "sim/balancer.h"
 #include "sim/event_queue.h"
 #include "sim/net_config.h"
+#include "sim/rng.h"
 #include "sim/routing.h"
 #include "sim/scenario.h"
 #include "sim/transport.h"
@@ -52,7 +53,7 @@ struct Packet {
 };
 
 // Why a packet was dropped (the summary's "drops by cause").
-enum Cause : unsigned { kDropBuffer = 0, kDropLosslessBuffer, kDropRed, kDropWatchdog, kDropCauses };
+enum Cause : unsigned { kDropBuffer = 0, kDropLosslessBuffer, kDropRed, kDropWatchdog, kDropLoss, kDropCauses };
 const char* cause_name(unsigned c);
 
 // Counters per switch tier (and "host" for what NICs see).
@@ -67,6 +68,15 @@ struct TierStats {
   // At each queue sample inside run.window: the deepest data-priority egress queue of the
   // tier's switches (bytes), for queue-length percentiles.
   std::vector<uint32_t> deepest;
+  // Ports whose data priority is paused by a received PAUSE (switch egress ports, or hosts
+  // for the host tier), at each queue sample: the most at once and the sum over samples.
+  uint64_t paused_max = 0, paused_sum = 0, paused_samples = 0;
+};
+
+// One row of paused.csv (report.paused_series): paused ports per tier at a sample.
+struct PausedSample {
+  Time t;
+  std::vector<uint32_t> per_tier;
 };
 
 struct FlowResult {
@@ -139,6 +149,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   std::string conservation_error() const;
   // A lossless drop with PFC on (not asked for by the scenario): empty if none.
   std::string lossless_error() const;
+  // report.paused_series: paused ports per tier at every queue sample.
+  const std::vector<PausedSample>& paused_series() const { return paused_series_; }
   // The balancers' event counters, summed over switches by name.
   std::vector<std::pair<std::string, uint64_t>> balancer_counters() const;
   // How many data packets each fabric port of switch `node` sent (by port).
@@ -156,7 +168,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -245,6 +257,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   void pfc_start_ticks(Switch& sw);
   void pfc_tick(Switch& sw);
   void sample_queues();
+  void stall_event(uint64_t arg);   // faults.stall: a stalled NIC's PAUSE refresh, or its end
   bool find_deadlock();             // at a sample: true once a wait cycle has lasted deadlock_after
 
   // host
@@ -315,6 +328,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   void flow_closed();        // one more flow finished at both ends
   bool lossless_ = true;  // PFC on: data priority is lossless
   bool wrr_ = false;      // WRR among data priorities (else strict priority)
+  Rng loss_rng_;          // faults.loss: which data packets a link loses
+  std::vector<PausedSample> paused_series_;
 };
 
 }  // namespace ll::sim

@@ -20,7 +20,10 @@ void Network::build_host(NodeId n) {
   const Node& node = topo_.node(n);
   if (node.ports.empty()) config_error(s_, "topology", "host " + node.name + " has no link");
   h.bps = topo_.link(node.ports[0].link).bps;
-  const DcqcnCfg& d = cfg_.nic.dcqcn;
+  const DcqcnCfg* dp = &cfg_.nic.dcqcn;  // the fleet's NIC, or the host's group's (nic.groups)
+  for (const NicGroup& g : cfg_.nic.groups)
+    if (std::find(g.hosts.begin(), g.hosts.end(), n) != g.hosts.end()) dp = &g.dcqcn;
+  const DcqcnCfg& d = *dp;
   if (d.enable) {
     if (h.bps % 1'000'000 != 0) config_error(s_, "topology", "host link of " + node.name + ": the DCQCN block takes a whole number of Mb/s");
     dcqcn::Config c;
@@ -255,6 +258,29 @@ void Network::sender_done(uint32_t fi) {
   Host& src = hosts_[flow_list_[fi].src];
   if (src.dcqcn) src.free_slots.push_back(f.sslot);
   retry_waiting();
+}
+
+// faults.stall: a NIC whose receive path stops draining holds its link's data priority with
+// PAUSE frames of the largest quanta, refreshed at half their duration, until the stall ends
+// (then a RESUME). Arg: 2 x stall index, + 1 for the end. What is already on the wire to it
+// still arrives (it is what the NIC's own buffer absorbs).
+void Network::stall_event(uint64_t arg) {
+  const StallCfg& st = cfg_.faults.stalls[arg / 2];
+  Host& h = hosts_[st.host];
+  const bool end = (arg & 1) != 0 || sim_.now() >= st.until;
+  Packet p;
+  p.type = PktType::Pause;
+  p.prio = kDataPrio;
+  p.quanta = end ? 0 : 0xFFFF;
+  p.src = p.dst = h.node;
+  p.wire = kControlBytes;
+  h.ctrl.push_back(alloc(p));
+  ++(end ? tier_stats_[host_tier_].resume_sent : tier_stats_[host_tier_].pause_sent);
+  host_kick(h);
+  if (end) return;
+  const Time refresh = serialization_time(uint64_t{0xFFFF} * 64, h.bps) / 2;
+  if (sim_.now() + refresh < st.until) sim_.after(refresh, *this, kStall, arg);
+  else sim_.at(st.until, *this, kStall, arg | 1);
 }
 
 void Network::host_arrive(Host& h, uint32_t id) {

@@ -56,6 +56,21 @@ json dist(std::vector<double> v) {
 
 }  // namespace
 
+void write_paused_csv(const Network& net, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "time_us";
+  for (const std::string& t : net.tiers()) out << ',' << t;
+  out << '\n';
+  char buf[32];
+  for (const PausedSample& r : net.paused_series()) {
+    std::snprintf(buf, sizeof buf, "%.3f", us(r.t));
+    out << buf;
+    for (uint32_t v : r.per_tier) out << ',' << v;
+    out << '\n';
+  }
+}
+
 void write_flows_csv(const Network& net, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
@@ -128,6 +143,15 @@ json summary(const Network& net, const RunCost& cost) {
                  {"dcqcn", c.nic.dcqcn.enable ? c.nic.dcqcn.variant : "off"},
                  {"pfc", c.sw.pfc.enable},
                  {"marker", c.sw.marker.enable ? c.sw.marker.mode : "off"}};
+  if (!c.nic.groups.empty()) {
+    json g = json::object();
+    for (const NicGroup& e : c.nic.groups) g[e.name] = e.hosts.size();
+    j["config"]["nic_groups"] = g;  // group name -> hosts in it
+  }
+  if (c.faults.loss_rate > 0 || !c.faults.stalls.empty()) {
+    j["config"]["faults"] = {{"loss_rate", c.faults.loss_rate}, {"loss_links", c.faults.loss_links},
+                             {"stalls", c.faults.stalls.size()}};
+  }
 
   // flows and FCT
   std::vector<double> fct_all, sd_all, sfct_all, srtt_all;
@@ -197,6 +221,8 @@ json summary(const Network& net, const RunCost& cost) {
     if (r.flow->start < s.duration) sender[r.flow->src] = true;
   double sum = 0, sq = 0, mn = 1e300, mx = 0;
   size_t n = 0;
+  json by_sender = json::object();
+  std::vector<double> rates;
   // bytes delivered over the duration, or with all_done over the whole run; with a
   // run.window, over the window (up to the run's end)
   const bool windowed = s.run.window_from > 0 || s.run.window_to < s.duration;
@@ -212,12 +238,20 @@ json summary(const Network& net, const RunCost& cost) {
     mn = std::min(mn, gbps);
     mx = std::max(mx, gbps);
     ++n;
+    by_sender[s.topology.node(static_cast<NodeId>(h)).name] = gbps;
+    rates.push_back(gbps);
   }
+  std::sort(rates.begin(), rates.end());
+  const double median = rates.empty() ? 0.0
+                        : rates.size() % 2 ? rates[rates.size() / 2]
+                                           : (rates[rates.size() / 2 - 1] + rates[rates.size() / 2]) / 2;
   j["throughput"] = {{"senders", n},
                      {"mean_gbps", n ? sum / static_cast<double>(n) : 0.0},
                      {"min_gbps", n ? mn : 0.0},
                      {"max_gbps", mx},
-                     {"jain", n && sq > 0 ? sum * sum / (static_cast<double>(n) * sq) : 1.0}};
+                     {"median_gbps", median},
+                     {"jain", n && sq > 0 ? sum * sum / (static_cast<double>(n) * sq) : 1.0},
+                     {"by_sender", by_sender}};
 
   // per tier
   json tiers = json::object();
@@ -244,6 +278,8 @@ json summary(const Network& net, const RunCost& cost) {
                              {"watchdog_storms", ts.wd_storms},
                              {"watchdog_restores", ts.wd_restores},
                              {"headroom_violations", ts.headroom_violations},
+                             {"paused_ports_max", ts.paused_max},
+                             {"paused_ports_mean", ts.paused_samples ? static_cast<double>(ts.paused_sum) / static_cast<double>(ts.paused_samples) : 0.0},
                              {"drops", d}};
     marks += ts.ecn_marks;
     storms += ts.wd_storms;
@@ -290,6 +326,11 @@ std::string format_summary(const json& j) {
   o << "run: " << j["scenario"]["name"].get<std::string>() << " | balancer " << cfg["balancer"].get<std::string>()
     << ", transport " << cfg["transport"].get<std::string>() << ", dcqcn " << cfg["dcqcn"].get<std::string>()
     << ", pfc " << (cfg["pfc"].get<bool>() ? "on" : "off") << "\n";
+  if (cfg.contains("faults")) {
+    o << "faults: data-packet loss " << cfg["faults"]["loss_rate"].get<double>() << " per link ("
+      << cfg["faults"]["loss_links"].get<std::string>() << " links), " << cfg["faults"]["stalls"] << " stalled NIC(s); "
+      << j["totals"]["drops"]["loss"] << " packets lost\n";
+  }
   o << "flows: " << j["flows"]["completed"] << " of " << j["flows"]["started"] << " completed";
   if (j["run"]["ended_by"] == "idle")
     o << "; the network went idle at " << j["run"]["ended_us"].get<double>() << " us and the run ended there";

@@ -18,6 +18,9 @@ struct RunCost {
 // One line a flow: id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo
 // (finish/fct/slowdown empty for flows that did not finish within the run).
 void write_flows_csv(const Network& net, const std::string& path);
+// report.paused_series: time_us, then per switch tier and "host" the ports whose data
+// priority was paused by a received PAUSE at each queue sample.
+void write_paused_csv(const Network& net, const std::string& path);
 nlohmann::json summary(const Network& net, const RunCost& cost);
 // The console table of a summary.
 std::string format_summary(const nlohmann::json& s);

@@ -564,10 +564,63 @@ void parse_run(const Obj& top, Time duration, RunCfg& r) {
   }
 }
 
-void parse_nic(const Obj& top, NicCfg& c) {
+std::vector<std::string> dcqcn_keys(bool with_enable) {
+  std::vector<std::string> k = {"variant", "g_shift", "alpha_period", "dec_period", "inc_period", "byte_reset",
+                                "threshold", "rai", "rhai", "rmin", "clamp_target", "np_per_packet", "np_interval"};
+  if (with_enable) k.insert(k.begin(), "enable");
+  return k;
+}
+
+// The DCQCN block's settings (nic.dcqcn, or a group's); fields absent keep q's values.
+void parse_dcqcn(const Obj& d, DcqcnCfg& q) {
+  const std::string at = d.key("");  // "nic.dcqcn." or "nic.groups[i].dcqcn."
+  q.enable = boolean(d, "enable", q.enable);
+  q.variant = choice(d, "variant", q.variant, {"nic", "paper"});
+  q.g_shift = static_cast<unsigned>(d.uint("g_shift", 1, 15, q.g_shift));
+  q.alpha_period = d.time("alpha_period", q.alpha_period);
+  q.dec_period = d.time("dec_period", q.dec_period);
+  q.inc_period = d.time("inc_period", q.inc_period);
+  for (const char* k : {"alpha_period", "dec_period", "inc_period"}) {
+    const Time t = d.has(k) ? d.time(k) : 1 * kUs;
+    if (t < kNs || t % kNs != 0 || t / kNs > 0xFFFFFFFFull) d.fail(at + k, "must be a whole number of ns, 1ns..4.29s");
+  }
+  if (d.has("byte_reset")) q.byte_reset = d.bytes("byte_reset");
+  if (q.byte_reset > 0xFFFFFFFFull) d.fail(at + "byte_reset", "must be below 4 GiB");
+  q.threshold = static_cast<unsigned>(d.uint("threshold", 0, 255, q.threshold));
+  if (d.has("rai")) q.rai = d.rate("rai");
+  if (d.has("rhai")) q.rhai = d.rate("rhai");
+  if (d.has("rmin")) q.rmin = d.rate("rmin");
+  for (const auto& [k, v] : {std::pair<const char*, uint64_t>{"rai", q.rai}, {"rhai", q.rhai}, {"rmin", q.rmin}}) {
+    if (v % 1'000'000 != 0 || v / 1'000'000 > 0xFFFFFFFFull) d.fail(at + k, "must be a whole number of Mb/s");
+  }
+  q.clamp_target = boolean(d, "clamp_target", q.clamp_target);
+  q.np_per_packet = boolean(d, "np_per_packet", q.np_per_packet);
+  q.np_interval = d.time("np_interval", q.np_interval);
+  if (q.np_interval % kNs != 0) d.fail(at + "np_interval", "must be a whole number of ns");
+}
+
+// A list of host names (["h0", "h3"]) -> node ids; each must name a host, once.
+std::vector<uint32_t> host_list(const Obj& o, const std::string& k, const Topology& topo) {
+  const json& v = o.at(k);
+  if (!v.is_array() || v.empty()) o.fail(o.key(k), "expected a non-empty array of host names");
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string kp = o.key(k) + "[" + std::to_string(i) + "]";
+    if (!v[i].is_string()) o.fail(kp, "expected a host name");
+    const std::string name = v[i].get<std::string>();
+    if (!topo.has(name)) o.fail(kp, "no node named \"" + name + "\"");
+    const NodeId n = topo.find(name);
+    if (!topo.is_host(n)) o.fail(kp, "\"" + name + "\" is a switch, not a host");
+    if (std::find(out.begin(), out.end(), n) != out.end()) o.fail(kp, "\"" + name + "\" named twice");
+    out.push_back(n);
+  }
+  return out;
+}
+
+void parse_nic(const Obj& top, NicCfg& c, const Topology& topo) {
   if (!top.has("nic")) return;
   const Obj o(top.at("nic"), "nic", top.file(),
-              {"dcqcn", "transport", "irn", "dctcp", "receiver", "mtu", "ack_every", "rto", "qps"});
+              {"dcqcn", "groups", "transport", "irn", "dctcp", "receiver", "mtu", "ack_every", "rto", "qps"});
   if (o.has("receiver")) o.fail("nic.receiver", "renamed: the transport is nic.transport (\"gbn\" or \"sr\" as before)");
   c.transport = choice(o, "transport", c.transport, transport_names());
   if (o.has("mtu")) c.mtu = o.bytes("mtu");
@@ -598,34 +651,23 @@ void parse_nic(const Obj& top, NicCfg& c) {
     q.dupacks = static_cast<unsigned>(d.uint("dupacks", 1, 1024, q.dupacks));
     q.shim = d.time("shim", q.shim);
   }
-  if (!o.has("dcqcn")) return;
-  const Obj d(o.at("dcqcn"), "nic.dcqcn", o.file(),
-              {"enable", "variant", "g_shift", "alpha_period", "dec_period", "inc_period", "byte_reset", "threshold",
-               "rai", "rhai", "rmin", "clamp_target", "np_per_packet", "np_interval"});
-  DcqcnCfg& q = c.dcqcn;
-  q.enable = boolean(d, "enable", q.enable);
-  q.variant = choice(d, "variant", q.variant, {"nic", "paper"});
-  q.g_shift = static_cast<unsigned>(d.uint("g_shift", 1, 15, q.g_shift));
-  q.alpha_period = d.time("alpha_period", q.alpha_period);
-  q.dec_period = d.time("dec_period", q.dec_period);
-  q.inc_period = d.time("inc_period", q.inc_period);
-  for (const char* k : {"alpha_period", "dec_period", "inc_period"}) {
-    const Time t = d.has(k) ? d.time(k) : 1 * kUs;
-    if (t < kNs || t % kNs != 0 || t / kNs > 0xFFFFFFFFull) d.fail(std::string("nic.dcqcn.") + k, "must be a whole number of ns, 1ns..4.29s");
+  if (o.has("dcqcn")) parse_dcqcn(Obj(o.at("dcqcn"), "nic.dcqcn", o.file(), dcqcn_keys(true)), c.dcqcn);
+  if (!o.has("groups")) return;
+  const json& arr = o.at("groups");
+  if (!arr.is_array() || arr.empty()) o.fail("nic.groups", "expected a non-empty array of {name, hosts, dcqcn}");
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = "nic.groups[" + std::to_string(i) + "]";
+    const Obj g(arr[i], path, o.file(), {"name", "hosts", "dcqcn"});
+    NicGroup grp;
+    grp.name = g.str("name", "group" + std::to_string(i));
+    for (const NicGroup& e : c.groups)
+      if (e.name == grp.name) g.fail(path + ".name", "\"" + grp.name + "\" names two groups");
+    grp.hosts = host_list(g, "hosts", topo);
+    grp.dcqcn = c.dcqcn;  // the fleet's settings, then the group's
+    // enable stays the fleet's: a NIC without DCQCN has no QP slots to grant
+    parse_dcqcn(Obj(g.at("dcqcn"), path + ".dcqcn", o.file(), dcqcn_keys(false)), grp.dcqcn);
+    c.groups.push_back(std::move(grp));
   }
-  if (d.has("byte_reset")) q.byte_reset = d.bytes("byte_reset");
-  if (q.byte_reset > 0xFFFFFFFFull) d.fail("nic.dcqcn.byte_reset", "must be below 4 GiB");
-  q.threshold = static_cast<unsigned>(d.uint("threshold", 0, 255, q.threshold));
-  if (d.has("rai")) q.rai = d.rate("rai");
-  if (d.has("rhai")) q.rhai = d.rate("rhai");
-  if (d.has("rmin")) q.rmin = d.rate("rmin");
-  for (const auto& [k, v] : {std::pair<const char*, uint64_t>{"rai", q.rai}, {"rhai", q.rhai}, {"rmin", q.rmin}}) {
-    if (v % 1'000'000 != 0 || v / 1'000'000 > 0xFFFFFFFFull) d.fail(std::string("nic.dcqcn.") + k, "must be a whole number of Mb/s");
-  }
-  q.clamp_target = boolean(d, "clamp_target", q.clamp_target);
-  q.np_per_packet = boolean(d, "np_per_packet", q.np_per_packet);
-  q.np_interval = d.time("np_interval", q.np_interval);
-  if (q.np_interval % kNs != 0) d.fail("nic.dcqcn.np_interval", "must be a whole number of ns");
 }
 
 void parse_balancer(const Obj& top, BalancerCfg& c) {
@@ -662,10 +704,40 @@ void parse_balancer(const Obj& top, BalancerCfg& c) {
   }
 }
 
+void parse_faults(const Obj& top, FaultCfg& c, const Topology& topo, Time duration) {
+  if (!top.has("faults")) return;
+  const Obj o(top.at("faults"), "faults", top.file(), {"loss", "stall"});
+  if (o.has("loss")) {
+    const Obj l(o.at("loss"), "faults.loss", o.file(), {"rate", "links"});
+    c.loss_rate = fraction(l, "rate", 0.0, 0.0, 0.5);
+    c.loss_links = choice(l, "links", c.loss_links, {"all", "host", "fabric"});
+  }
+  if (!o.has("stall")) return;
+  const json& arr = o.at("stall");
+  if (!arr.is_array() || arr.empty()) o.fail("faults.stall", "expected a non-empty array of {host, from, until}");
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = "faults.stall[" + std::to_string(i) + "]";
+    const Obj f(arr[i], path, o.file(), {"host", "from", "until"});
+    StallCfg st;
+    const std::string name = f.str("host");
+    if (!topo.has(name)) f.fail(path + ".host", "no node named \"" + name + "\"");
+    st.host = topo.find(name);
+    if (!topo.is_host(st.host)) f.fail(path + ".host", "\"" + name + "\" is a switch, not a host");
+    st.from = f.time("from");
+    st.until = f.time("until");
+    if (st.until <= st.from) f.fail(path + ".until", "must be after from");
+    if (st.from >= duration) f.fail(path + ".from", "at or after the duration (" + format_time(duration) + ")");
+    for (const StallCfg& e : c.stalls)
+      if (e.host == st.host && st.from < e.until && e.from < st.until) f.fail(path, "overlaps another stall of " + name);
+    c.stalls.push_back(st);
+  }
+}
+
 void parse_report(const Obj& top, ReportCfg& c) {
   if (!top.has("report")) return;
-  const Obj o(top.at("report"), "report", top.file(), {"sample_period"});
+  const Obj o(top.at("report"), "report", top.file(), {"sample_period", "paused_series"});
   c.sample_period = o.time("sample_period", c.sample_period);
+  c.paused_series = boolean(o, "paused_series", c.paused_series);
   if (c.sample_period < 100 * kNs) o.fail("report.sample_period", "must be at least 100ns");
 }
 
@@ -744,7 +816,7 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
 
   Context ctx{origin, base_dir, opt};
   const Obj top(j, "", origin, {"name", "description", "seed", "duration", "run", "topology", "workload", "switch",
-                                     "nic", "balancer", "report"});
+                                     "nic", "balancer", "report", "faults"});
   Scenario s;
   s.file = origin;
   s.name = top.str("name", "");
@@ -761,7 +833,8 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
     s.traffic.push_back(parse_traffic(arr[i], "workload.traffic[" + std::to_string(i) + "]", ctx, s.topology, s.duration));
   }
   parse_switch(top, s.net.sw);
-  parse_nic(top, s.net.nic);
+  parse_nic(top, s.net.nic, s.topology);
+  parse_faults(top, s.net.faults, s.topology, s.duration);
   parse_balancer(top, s.net.balancer);
   parse_report(top, s.net.report);
   return s;

@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     const nlohmann::json sum = summary(net, measure_cost(wall));
     if (dir) {
       write_flows_csv(net, dir->file("flows.csv").string());
+      if (s.net.report.paused_series) write_paused_csv(net, dir->file("paused.csv").string());
       std::ofstream js(dir->file("summary.json"));
       js << sum.dump(2) << "\n";
       if (!js) throw std::runtime_error("cannot write " + dir->file("summary.json").string());

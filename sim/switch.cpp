@@ -529,6 +529,19 @@ bool Network::find_deadlock() {
 
 void Network::sample_queues() {
   const Time now = sim_.now();
+  std::vector<uint32_t> paused(tier_stats_.size(), 0);
+  for (const Switch& sw : switches_) {
+    if (!sw.pfc) continue;
+    for (PortId p = 0; p < sw.eg.size(); ++p) paused[sw.tier] += sw.pfc->paused(p, kDataPrio) ? 1 : 0;
+  }
+  for (const Host& h : hosts_) paused[host_tier_] += h.paused_until > now ? 1 : 0;
+  for (size_t t = 0; t < paused.size(); ++t) {
+    TierStats& ts = tier_stats_[t];
+    ts.paused_max = std::max<uint64_t>(ts.paused_max, paused[t]);
+    ts.paused_sum += paused[t];
+    ++ts.paused_samples;
+  }
+  if (cfg_.report.paused_series) paused_series_.push_back({now, std::move(paused)});
   if (now >= s_.run.window_from && now < s_.run.window_to) {
     std::vector<uint32_t> deepest(tier_stats_.size(), 0);
     for (const Switch& sw : switches_)

@@ -613,5 +613,115 @@ TEST(Network, NoPfcLightLoadDropsNothing) {
   EXPECT_GE(r.completed(), 30u);
 }
 
+
+// ------------------------------------------------------------------ faults and mixed fleets
+
+size_t tier_index(const Network& net, const std::string& name) {
+  const auto& t = net.tiers();
+  return static_cast<size_t>(std::find(t.begin(), t.end(), name) - t.begin());
+}
+
+uint64_t drops_by(const Network& net, unsigned cause) {
+  uint64_t n = 0;
+  for (const TierStats& t : net.tier_stats()) n += t.drops[cause];
+  return n;
+}
+
+// faults.loss: each data packet crossing a link is lost with the given probability. Over a
+// 2 MB flow crossing four links, the losses are within 5 sigma of rate x link crossings,
+// go-back-N recovers every one, conservation holds; "fabric" loses nothing on a fabric
+// whose every link touches a host, and the same seed loses the same packets.
+TEST(Faults, LinkLossAtItsRateRecovered) {
+  const std::string two_leaves = R"({"seed": 3, "duration": "20ms", "run": {"until": "all_done", "cap": "1s"},
+    "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 1,
+                 "host_link": {"speed": "10G", "delay": "1us"}, "fabric_link": {"speed": "10G", "delay": "1us"}},
+    "faults": {"loss": {"rate": 0.01}},
+    "workload": {"traffic": [{"pattern": "pairs", "pairs": 1, "size": "2MB"}]}})";
+  const SimRun r(two_leaves);
+  expect_invariants(r);
+  const uint64_t lost = drops_by(*r.net, kDropLoss), hops = r.net->totals().data_hops;
+  const double mean = 0.01 * static_cast<double>(hops), sd = std::sqrt(mean * 0.99);
+  std::printf("[ loss    ] %llu of %llu link crossings lost (expected %.0f +- %.0f), %zu/%zu flows done\n",
+              static_cast<unsigned long long>(lost), static_cast<unsigned long long>(hops), mean, sd, r.completed(),
+              r.net->flows().size());
+  EXPECT_NEAR(static_cast<double>(lost), mean, 5 * sd);
+  EXPECT_GT(lost, 0u);
+  EXPECT_EQ(r.completed(), r.net->flows().size());
+  EXPECT_GE(r.net->flows()[0].retx, lost);  // go-back-N resends at least what was lost
+  const SimRun again(two_leaves);
+  EXPECT_EQ(drops_by(*again.net, kDropLoss), lost);
+  const SimRun none(two_leaves, {"topology.spines=1", "topology.leaves=1", "topology.hosts_per_leaf=2",
+                                 "faults.loss.links=\"fabric\""});
+  EXPECT_EQ(drops_by(*none.net, kDropLoss), 0u);
+  const SimRun host_only(two_leaves, {"faults.loss.links=\"host\""});
+  EXPECT_GT(drops_by(*host_only.net, kDropLoss), 0u);
+  EXPECT_LT(drops_by(*host_only.net, kDropLoss), lost);  // two of the four links
+}
+
+// faults.stall: a NIC that stops draining PAUSEs its ToR port for the stall's length. The
+// flows to it wait the stall out (the last finishes at least half the stall later: the
+// senders fill the ToR's buffer meanwhile, which then drains at line rate), the ToR's
+// port towards it shows as paused (2 MB fit the ToR's buffer: nothing spreads). With the PFC
+// watchdog the ToR detects the storm, drops what waits for the stalled NIC, and restores
+// the queue after the stall.
+TEST(Faults, StalledNicPausesItsPortAndTheWatchdogContainsIt) {
+  const std::string incast = R"({"seed": 1, "duration": "5ms", "run": {"until": "all_done", "cap": "1s"},
+    "topology": {"type": "leaf_spine", "spines": 1, "leaves": 1, "hosts_per_leaf": 3,
+                 "host_link": {"speed": "10G", "delay": "1us"}, "fabric_link": {"speed": "10G", "delay": "1us"}},
+    "workload": {"traffic": [{"pattern": "incast", "senders": 2, "receiver": "h0", "size": "1MB"}]}})";
+  const SimRun calm(incast);
+  const std::string stall = R"(faults={"stall": [{"host": "h0", "from": "100us", "until": "1100us"}]})";
+  const SimRun stalled(incast, {stall});
+  expect_invariants(stalled);
+  const Network& n = *stalled.net;
+  const size_t leaf = tier_index(n, "leaf"), host = tier_index(n, "host");
+  Time fct_calm = 0, fct_stalled = 0;
+  for (const FlowResult& f : calm.net->flows()) fct_calm = std::max(fct_calm, f.finish);
+  for (const FlowResult& f : n.flows()) fct_stalled = std::max(fct_stalled, f.finish);
+  std::printf("[ stall   ] last flow done at %.0f us (calm %.0f us); leaf ports paused at most %llu, PAUSE from hosts %llu\n",
+              static_cast<double>(fct_stalled) / kUs, static_cast<double>(fct_calm) / kUs, static_cast<unsigned long long>(n.tier_stats()[leaf].paused_max),
+              static_cast<unsigned long long>(n.tier_stats()[host].pause_sent));
+  EXPECT_EQ(stalled.completed(), 2u);
+  EXPECT_GE(fct_stalled, fct_calm + 500 * kUs);
+  EXPECT_GE(n.tier_stats()[leaf].paused_max, 1u);
+  EXPECT_EQ(n.tier_stats()[host].pause_sent, 1u);   // 65535 quanta at 10G last 3.4 ms: no refresh
+  EXPECT_EQ(n.tier_stats()[host].resume_sent, 1u);
+  EXPECT_EQ(n.tier_stats()[leaf].wd_storms, 0u);
+  const SimRun wd(incast, {stall, R"(switch.pfc.watchdog_detect="50us")", R"(switch.pfc.watchdog_restore="100us")"});
+  const Network& w = *wd.net;
+  EXPECT_EQ(w.conservation_error(), "");
+  EXPECT_GE(w.tier_stats()[leaf].wd_storms, 1u);
+  EXPECT_GE(w.tier_stats()[leaf].wd_restores, 1u);
+  EXPECT_GT(w.tier_stats()[leaf].drops[kDropWatchdog], 0u);
+}
+
+// nic.groups: a group's DCQCN settings apply to its hosts only. The incast's receiver h0 in
+// a group whose NP sends a CNP for every marked packet sends several times the CNPs of the
+// fleet's coalescing NP (50 us); the same group holding only a sender, whose NP sees no
+// marked packet, changes nothing.
+TEST(NicGroups, AGroupConfiguresOnlyItsHosts) {
+  const std::string incast = R"({"seed": 1, "duration": "2ms",
+    "topology": {"type": "leaf_spine", "spines": 1, "leaves": 1, "hosts_per_leaf": 5,
+                 "host_link": {"speed": "40G", "delay": "1us"}, "fabric_link": {"speed": "40G", "delay": "1us"}},
+    "nic": {"dcqcn": {"np_interval": "50us"}},
+    "workload": {"traffic": [{"pattern": "incast", "senders": 4, "receiver": "h0", "size": "20MB"}]}})";
+  const SimRun fleet(incast);
+  const std::string group = R"(nic.groups=[{"name": "gen2", "hosts": ["HOST"], "dcqcn": {"np_per_packet": true, "np_interval": "0us"}}])";
+  auto with = [&](const std::string& h) {
+    std::string g = group;
+    g.replace(g.find("HOST"), 4, h);
+    return g;
+  };
+  const SimRun receiver(incast, {with("h0")});
+  const SimRun sender(incast, {with("h1")});
+  const uint64_t a = fleet.net->totals().cnps_sent, b = receiver.net->totals().cnps_sent;
+  std::printf("[ groups  ] CNPs: fleet NP coalescing %llu, receiver per-packet %llu, group on a sender %llu\n",
+              static_cast<unsigned long long>(a), static_cast<unsigned long long>(b),
+              static_cast<unsigned long long>(sender.net->totals().cnps_sent));
+  EXPECT_GT(a, 0u);
+  EXPECT_GT(b, 3 * a);
+  EXPECT_EQ(sender.net->totals().cnps_sent, a);
+}
+
 }  // namespace
 }  // namespace ll::sim
