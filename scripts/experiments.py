@@ -37,6 +37,10 @@ class Bad(Exception):
     pass
 
 
+class NoPoint(Bad):
+    """A claim's points are not in this sweep (a quick form leaves some out)."""
+
+
 def load(name):
     path = os.path.join(EXP_DIR, name, "experiment.json")
     try:
@@ -89,6 +93,9 @@ def metric(summary, spec):
     v = get(spec["path"])
     if "times" in spec:
         v *= get(spec["times"])
+    if "over" in spec:  # a ratio of two figures of the same run
+        d = get(spec["over"])
+        v = v / d if d else float("nan")
     return v * spec.get("scale", 1.0)
 
 
@@ -135,7 +142,7 @@ def claim_value(means, c):
     def reduced(where):
         vals = [r["mean"][c["metric"]] for r in select(means, where)]
         if not vals:
-            raise Bad(f"claim '{c['claim']}': no point matches {where}")
+            raise NoPoint(f"claim '{c['claim']}': no point matches {where}")
         return {"min": min, "max": max, "mean": lambda v: sum(v) / len(v)}[c.get("reduce", "mean")](vals)
     v = reduced(c.get("where", {}))
     if "vs" in c:
@@ -186,9 +193,48 @@ def plot(e, means, out):
         png = os.path.join(out, f"{m}.png")
         script = (f"set terminal pngcairo size 900,500 noenhanced\nset output '{png}'\n"
                   f"set title '{e['title']}: {m} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{m}'\n"
-                  f"set key outside right\nset grid\n"
+                  f"set key outside right\nset grid\n" + ("set logscale x\n" if spec.get("logx") else "") +
                   f"plot for [i=0:{len(series) - 1}] '{data}' index i using 1:2:3 with yerrorlines "
                   f"title columnheader(1)\n")
+        p = subprocess.run([gp], input=script, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise Bad(f"gnuplot: {p.stderr.strip()}")
+        pngs.append(os.path.basename(png))
+    return pngs
+
+
+def plot_series(e, pts, seed, runs, out):
+    """Time series of one run per point (the first seed): spec "series": {"file": "paused.csv",
+    "x": "time_us", "y": [columns], "ylabel": text}; a PNG per column with a line per point, and
+    the CSVs copied beside it (series_<point>.csv)."""
+    spec = e.get("series")
+    if not spec:
+        return []
+    gp = shutil.which("gnuplot")
+    files = []
+    for labels, _ in pts:
+        tag = "_".join(f"{k}-{v}" for k, v in labels.items())
+        src = os.path.join(runs, f"{tag}_seed{seed}", spec["file"])
+        if not os.path.isfile(src):
+            raise Bad(f"series: the run wrote no {spec['file']} ({src})")
+        dst = os.path.join(out, f"series_{tag}.csv")
+        shutil.copyfile(src, dst)
+        with open(dst) as f:
+            header = f.readline().strip().split(",")
+        files.append((tag, dst, header))
+    if not gp:
+        return []
+    pngs = []
+    for col in spec["y"]:
+        lines = []
+        for tag, dst, header in files:
+            if col not in header or spec["x"] not in header:
+                raise Bad(f"series: {dst} has no column '{col}' or '{spec['x']}'")
+            lines.append(f"'{dst}' using {header.index(spec['x']) + 1}:{header.index(col) + 1} with steps title '{tag}'")
+        png = os.path.join(out, f"series_{col}.png")
+        script = (f"set terminal pngcairo size 900,450 noenhanced\nset output '{png}'\nset datafile separator ','\n"
+                  f"set title '{e['title']}: {col} (seed {seed})'\nset xlabel '{spec['x']}'\nset ylabel '{spec.get('ylabel', col)}'\n"
+                  f"set key outside right\nset grid\nplot " + ", ".join(lines) + "\n")
         p = subprocess.run([gp], input=script, capture_output=True, text=True)
         if p.returncode != 0:
             raise Bad(f"gnuplot: {p.stderr.strip()}")
@@ -232,21 +278,28 @@ def run_experiment(e, sim, full, jobs, out, command):
         w.writerow(axes + [f"{m}{s}" for m in metrics for s in ("_mean", "_ci95")])
         for r in means:
             w.writerow([r["labels"][a] for a in axes] + [f"{r[k][m]:.6g}" for m in metrics for k in ("mean", "ci")])
-    pngs = plot(e, means, out)
+    pngs = plot(e, means, out) + plot_series(e, pts, seeds[0], runs, out)
     lines = [f"# {e['title']}", "",
              f"Made by `{command}` at commit {commit()} ({form} form, seeds {', '.join(map(str, seeds))}); "
              f"regenerate with the same command, never by hand. Each run's flows.csv and summary.json: `{os.path.relpath(runs, ROOT)}/`.", "",
              e["paper"], "", "| claim | paper | ours | verdict |", "| --- | --- | --- | --- |"]
     verdicts = []
     for c in e["claims"]:
-        v = claim_value(means, c)
+        try:
+            v = claim_value(means, c)
+        except NoPoint:
+            if full:
+                raise
+            lines.append(f"| {c['claim']} | {c['paper']} | - | not in the quick form |")
+            continue
         ok = OPS[c["check"][0]](v, c["check"][1])
         verdicts.append(ok)
         lines.append(f"| {c['claim']} | {c['paper']} | {v:.4g} {c.get('unit', '')} | "
                      f"{'agree' if ok else 'disagree'}{': ' + c['why'] if c.get('why') and not ok else ''} |")
     if e.get("notes"):
         lines += ["", e["notes"]]
-    lines += ["", "Data: `points.csv` (every run), `means.csv` (mean and 95% CI per point)."]
+    lines += ["", "Data: `points.csv` (every run), `means.csv` (mean and 95% CI per point)"
+              + (", `series_<point>.csv` (the time series of each point's first seed)." if e.get("series") else ".")]
     lines += [f"![{p}]({p})" for p in pngs]
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
