@@ -108,6 +108,9 @@ struct RunTotals {
   uint64_t balancer_control = 0;  // balancer control packets sent (ConWeave's RTT_REPLY, CLEAR)
   uint64_t reorder_held = 0;      // packets a balancer held in a reorder queue
   uint64_t reorder_max = 0;       // most packets held at once in one switch
+  Time first_mark = kNever;       // the first ECN mark anywhere
+  Time first_pause = kNever;      // the first PAUSE a switch sent
+  uint64_t pauses_before_mark = 0;  // PAUSE frames switches sent before the first ECN mark
   std::vector<uint64_t> port_packets;  // per switch port (global index): data packets sent
 };
 

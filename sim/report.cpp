@@ -303,7 +303,10 @@ json summary(const Network& net, const RunCost& cost) {
                  {"selector_decisions", tt.selector_decisions},
                  {"balancer_control_packets", tt.balancer_control},
                  {"reorder_queue_packets", tt.reorder_held},
-                 {"reorder_queue_max", tt.reorder_max}};
+                 {"reorder_queue_max", tt.reorder_max},
+                 {"first_ecn_mark_us", tt.first_mark == kNever ? json(nullptr) : json(us(tt.first_mark))},
+                 {"first_pause_us", tt.first_pause == kNever ? json(nullptr) : json(us(tt.first_pause))},
+                 {"pauses_before_first_mark", tt.pauses_before_mark}};
   json bal = json::object();
   for (const auto& [name, v] : net.balancer_counters()) bal[name] = v;
   j["balancer"] = bal;

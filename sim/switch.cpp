@@ -240,6 +240,7 @@ void Network::mark(Switch& sw, Packet& p) {
   if (p.ce) return;  // counted once, at the first switch that marks it
   p.ce = true;
   ++tier_stats_[sw.tier].ecn_marks;
+  if (totals_.first_mark == kNever) totals_.first_mark = sim_.now();
 }
 
 void Network::switch_arrive(Switch& sw, uint32_t id) {
@@ -430,6 +431,10 @@ void Network::send_pauses(Switch& sw) {
     const uint32_t id = alloc(p);
     sw.eg[r.port].frames.push_back(id);
     ++(r.quanta ? tier_stats_[sw.tier].pause_sent : tier_stats_[sw.tier].resume_sent);
+    if (r.quanta) {
+      if (totals_.first_pause == kNever) totals_.first_pause = sim_.now();
+      if (totals_.first_mark == kNever) ++totals_.pauses_before_mark;
+    }
     if (r.quanta) pfc_start_ticks(sw);
     switch_kick(sw, r.port);
   }
