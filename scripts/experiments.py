@@ -86,9 +86,12 @@ def metric(summary, spec):
     def get(path):
         v = summary
         for part in path.split("."):
-            if not isinstance(v, dict) or part not in v:
+            if isinstance(v, list) and part.isdigit() and int(part) < len(v):
+                v = v[int(part)]  # a list element by index (by_entry.1)
+            elif isinstance(v, dict) and part in v:
+                v = v[part]
+            else:
                 raise Bad(f"summary.json has no '{path}'")
-            v = v[part]
         return float(v)
     v = get(spec["path"])
     if "times" in spec:
