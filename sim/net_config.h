@@ -151,6 +151,7 @@ struct NicCfg {
 struct ReportCfg {
   Time sample_period = 10 * kUs;  // queue-STDV sampling
   bool paused_series = false;     // write paused.csv: paused ports per tier at every sample
+  Time rate_interval = 0;         // > 0: write rates.csv, goodput per sender and deepest queue every interval
 };
 
 // Faults a scenario injects (section "faults").

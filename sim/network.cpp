@@ -276,6 +276,10 @@ void Network::handle(const Event& ev) {
       flush_releases(sw);
       break;
     }
+    case kRate:
+      rate_sample();
+      if (sim_.now() + cfg_.report.rate_interval <= s_.end()) sim_.after(cfg_.report.rate_interval, *this, kRate);
+      break;
     case kStall:
       stall_event(ev.arg);
       break;
@@ -300,6 +304,18 @@ void Network::handle(const Event& ev) {
   }
 }
 
+void Network::rate_sample() {
+  RateSample r{sim_.now(), {}, 0};
+  const double secs = static_cast<double>(cfg_.report.rate_interval) / static_cast<double>(kSec);
+  for (NodeId h : rate_hosts_) {
+    r.bps.push_back(static_cast<double>(delivered_by_sender_[h] - rate_last_[h]) * 8.0 / secs);
+    rate_last_[h] = delivered_by_sender_[h];
+  }
+  for (const Switch& sw : switches_)
+    for (const Egress& eg : sw.eg) r.deepest = std::max<uint64_t>(r.deepest, eg.q[kDataPrio].bytes);
+  rate_series_.push_back(std::move(r));
+}
+
 void Network::schedule_next_start() {
   while (cursor_ < flow_list_.size() && flow_list_[cursor_].after != kNoFlow) ++cursor_;
   if (cursor_ >= flow_list_.size()) return;
@@ -315,6 +331,14 @@ void Network::flow_closed() {
 void Network::run(const std::function<void(Time, uint64_t)>& progress, Time every) {
   schedule_next_start();
   sim_.after(cfg_.report.sample_period, *this, kSample);
+  if (cfg_.report.rate_interval) {
+    std::vector<bool> sends(topo_.num_hosts(), false);
+    for (const Flow& f : flow_list_) sends[f.src] = true;
+    for (NodeId h = 0; h < topo_.num_hosts(); ++h)
+      if (sends[h]) rate_hosts_.push_back(h);
+    rate_last_.assign(topo_.num_hosts(), 0);
+    sim_.after(cfg_.report.rate_interval, *this, kRate);
+  }
   for (size_t i = 0; i < cfg_.faults.stalls.size(); ++i) sim_.at(cfg_.faults.stalls[i].from, *this, kStall, 2 * i);
   if (s_.run.window_from > 0) sim_.at(s_.run.window_from, *this, kWindow, 0);
   if (s_.run.window_to < s_.end()) sim_.at(s_.run.window_to, *this, kWindow, 1);

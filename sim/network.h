@@ -73,6 +73,14 @@ struct TierStats {
   uint64_t paused_max = 0, paused_sum = 0, paused_samples = 0;
 };
 
+// One row of rates.csv (report.rate_interval): goodput per sending host over the interval
+// that ends at t (bits/s), and the deepest data egress queue of any switch at t (bytes).
+struct RateSample {
+  Time t;
+  std::vector<double> bps;
+  uint64_t deepest;
+};
+
 // One row of paused.csv (report.paused_series): paused ports per tier at a sample.
 struct PausedSample {
   Time t;
@@ -154,6 +162,9 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   std::string lossless_error() const;
   // report.paused_series: paused ports per tier at every queue sample.
   const std::vector<PausedSample>& paused_series() const { return paused_series_; }
+  // report.rate_interval: the hosts that send (rates.csv's columns) and the rows.
+  const std::vector<NodeId>& rate_hosts() const { return rate_hosts_; }
+  const std::vector<RateSample>& rate_series() const { return rate_series_; }
   // The balancers' event counters, summed over switches by name.
   std::vector<std::pair<std::string, uint64_t>> balancer_counters() const;
   // How many data packets each fabric port of switch `node` sent (by port).
@@ -171,7 +182,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -333,6 +344,10 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   bool wrr_ = false;      // WRR among data priorities (else strict priority)
   Rng loss_rng_;          // faults.loss: which data packets a link loses
   std::vector<PausedSample> paused_series_;
+  std::vector<NodeId> rate_hosts_;
+  std::vector<uint64_t> rate_last_;     // delivered_by_sender_ at the previous rate sample
+  std::vector<RateSample> rate_series_;
+  void rate_sample();
 };
 
 }  // namespace ll::sim

@@ -71,6 +71,24 @@ void write_paused_csv(const Network& net, const std::string& path) {
   }
 }
 
+void write_rates_csv(const Network& net, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "time_us";
+  for (NodeId h : net.rate_hosts()) out << ',' << net.scenario().topology.node(h).name;
+  out << ",queue_bytes\n";
+  char buf[48];
+  for (const RateSample& r : net.rate_series()) {
+    std::snprintf(buf, sizeof buf, "%.3f", us(r.t));
+    out << buf;
+    for (double b : r.bps) {
+      std::snprintf(buf, sizeof buf, ",%.4f", b / 1e9);
+      out << buf;
+    }
+    out << ',' << r.deepest << '\n';
+  }
+}
+
 void write_flows_csv(const Network& net, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);

@@ -21,6 +21,9 @@ void write_flows_csv(const Network& net, const std::string& path);
 // report.paused_series: time_us, then per switch tier and "host" the ports whose data
 // priority was paused by a received PAUSE at each queue sample.
 void write_paused_csv(const Network& net, const std::string& path);
+// report.rate_interval: time_us, then per sending host its goodput in Gb/s over the
+// interval ending there, then queue_bytes (the deepest data egress queue at that time).
+void write_rates_csv(const Network& net, const std::string& path);
 nlohmann::json summary(const Network& net, const RunCost& cost);
 // The console table of a summary.
 std::string format_summary(const nlohmann::json& s);

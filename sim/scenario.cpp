@@ -735,9 +735,11 @@ void parse_faults(const Obj& top, FaultCfg& c, const Topology& topo, Time durati
 
 void parse_report(const Obj& top, ReportCfg& c) {
   if (!top.has("report")) return;
-  const Obj o(top.at("report"), "report", top.file(), {"sample_period", "paused_series"});
+  const Obj o(top.at("report"), "report", top.file(), {"sample_period", "paused_series", "rate_interval"});
   c.sample_period = o.time("sample_period", c.sample_period);
   c.paused_series = boolean(o, "paused_series", c.paused_series);
+  c.rate_interval = o.time("rate_interval", c.rate_interval);
+  if (c.rate_interval && c.rate_interval < kUs) o.fail("report.rate_interval", "must be 0 (off) or at least 1us");
   if (c.sample_period < 100 * kNs) o.fail("report.sample_period", "must be at least 100ns");
 }
 

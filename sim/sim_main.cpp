@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
     if (dir) {
       write_flows_csv(net, dir->file("flows.csv").string());
       if (s.net.report.paused_series) write_paused_csv(net, dir->file("paused.csv").string());
+      if (s.net.report.rate_interval) write_rates_csv(net, dir->file("rates.csv").string());
       std::ofstream js(dir->file("summary.json"));
       js << sum.dump(2) << "\n";
       if (!js) throw std::runtime_error("cannot write " + dir->file("summary.json").string());
