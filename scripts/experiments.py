@@ -55,7 +55,7 @@ def load(name):
     e["dir"] = os.path.dirname(path)
     names = [a["name"] for a in e["axes"]]
     for c in e["claims"] + e.get("asserts", []):
-        if c["metric"] not in e["metrics"]:
+        if c["metric"] not in e["metrics"] and c["metric"] not in e.get("fluid", {}).get("metrics", {}):
             raise Bad(f"{path}: unknown metric '{c['metric']}'")
         for where in [c.get("where", {}), c.get("vs", {}), c.get("a", {}), c.get("b", {})]:
             for k in where:
@@ -92,7 +92,7 @@ def metric(summary, spec):
                 v = v[part]
             else:
                 raise Bad(f"summary.json has no '{path}'")
-        return float(v)
+        return float("nan") if v is None else float(v)
     v = get(spec["path"])
     if "times" in spec:
         v *= get(spec["times"])
@@ -174,36 +174,76 @@ def check_asserts(e, means, swap):
 
 
 def plot(e, means, out):
+    """spec "plot": {"x": axis, "y": [metric, or a list of metrics drawn together], "logx"}.
+    A line per value of the other axes (and per metric of a list); x may be numeric or named."""
     gp = shutil.which("gnuplot")
     spec = e.get("plot")
     if not spec or not gp:
         return []
     x = spec["x"]
     others = [a["name"] for a in e["axes"] if a["name"] != x]
+
+    def numeric(v):
+        try:
+            float(v)
+            return True
+        except ValueError:
+            return False
+    named = not all(numeric(r["labels"][x]) for r in means)
     pngs = []
-    for m in spec["y"]:
+    for item in spec["y"]:
+        group = item if isinstance(item, list) else [item]
+        name = "_and_".join(group)
         series = {}
-        for r in means:
-            key = ", ".join(f"{k}={r['labels'][k]}" for k in others) or m
-            series.setdefault(key, []).append(r)
-        data = os.path.join(out, f"{m}.dat")
+        for m in group:
+            for r in means:
+                key = ", ".join([f"{k}={r['labels'][k]}" for k in others] + ([m] if len(group) > 1 else [])) or m
+                series.setdefault(key, []).append((r, m))
+        data = os.path.join(out, f"{name}.dat")
         with open(data, "w") as f:
             for key, rows in series.items():
                 f.write(f'"{key}"\n')
-                for r in rows:
-                    f.write(f"{r['labels'][x]} {r['mean'][m]} {r['ci'][m]}\n")
+                for r, m in rows:
+                    f.write(f'"{r["labels"][x]}" {r["mean"][m]} {r["ci"][m]}\n')
                 f.write("\n\n")
-        png = os.path.join(out, f"{m}.png")
+        png = os.path.join(out, f"{name}.png")
+        using = "0:2:3:xtic(1)" if named else "1:2:3"
         script = (f"set terminal pngcairo size 900,500 noenhanced\nset output '{png}'\n"
-                  f"set title '{e['title']}: {m} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{m}'\n"
-                  f"set key outside right\nset grid\n" + ("set logscale x\n" if spec.get("logx") else "") +
-                  f"plot for [i=0:{len(series) - 1}] '{data}' index i using 1:2:3 with yerrorlines "
+                  f"set title '{e['title']}: {name} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{name}'\n"
+                  f"set key outside right\nset grid\nset offsets 0.3, 0.3, 0, 0\n"
+                  + ("set logscale x\n" if spec.get("logx") else "") +
+                  f"plot for [i=0:{len(series) - 1}] '{data}' index i using {using} with yerrorlines "
                   f"title columnheader(1)\n")
         p = subprocess.run([gp], input=script, capture_output=True, text=True)
         if p.returncode != 0:
             raise Bad(f"gnuplot: {p.stderr.strip()}")
         pngs.append(os.path.basename(png))
     return pngs
+
+
+def run_fluid(e, pts, out):
+    """The experiment's "fluid" section: scripts/dcqcn_fluid.py once per point (it is
+    deterministic) with "args" plus the point's "per_point" arguments; writes
+    fluid_<point>.csv beside the results and returns {point tag: {metric: value}} for the
+    section's "metrics" (paths into the solver's JSON)."""
+    spec = e.get("fluid")
+    if not spec:
+        return {}
+    got = {}
+    for labels, _ in pts:
+        tag = "_".join(f"{k}-{v}" for k, v in labels.items())
+        args = list(spec.get("args", []))
+        for axis, per in spec.get("per_point", {}).items():
+            args += per.get(labels.get(axis, ""), [])
+        csv_path, js = os.path.join(out, f"fluid_{tag}.csv"), os.path.join(out, f"fluid_{tag}.json")
+        cmd = [sys.executable, os.path.join(ROOT, "scripts", "dcqcn_fluid.py")] + args + ["--out", csv_path, "--json", js]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise Bad(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+        with open(js) as f:
+            res = json.load(f)
+        got[tag] = {m: metric(res, ms) for m, ms in spec.get("metrics", {}).items()}
+    return got
 
 
 def plot_series(e, pts, seed, runs, out):
@@ -225,6 +265,11 @@ def plot_series(e, pts, seed, runs, out):
         with open(dst) as f:
             header = f.readline().strip().split(",")
         files.append((tag, dst, header))
+    if spec.get("fluid"):  # the fluid model's curves beside the packet runs'
+        for tag, _, _ in list(files):
+            fl = os.path.join(out, f"fluid_{tag}.csv")
+            with open(fl) as f:
+                files.append((tag + " fluid", fl, f.readline().strip().split(",")))
     if not gp:
         return []
     pngs = []
@@ -262,6 +307,7 @@ def run_experiment(e, sim, full, jobs, out, command):
         futs = [(labels, seed, ex.submit(run_point, sim, e, form, labels, sets, seed, runs))
                 for labels, sets, seed in jobs_list]
         rows = [(labels, seed, f.result()) for labels, seed, f in futs]
+    fluid = run_fluid(e, pts, out)
     axes = [a["name"] for a in e["axes"]]
     metrics = list(e["metrics"])
     with open(os.path.join(out, "points.csv"), "w", newline="") as f:
@@ -275,12 +321,15 @@ def run_experiment(e, sim, full, jobs, out, command):
         r = {"labels": labels, "mean": {}, "ci": {}}
         for m in metrics:
             r["mean"][m], r["ci"][m] = mean_ci([g[m] for g in got])
+        for m, v in fluid.get("_".join(f"{k}-{v}" for k, v in labels.items()), {}).items():
+            r["mean"][m], r["ci"][m] = v, 0.0  # the fluid model: one deterministic value
         means.append(r)
+    all_m = metrics + list(e.get("fluid", {}).get("metrics", {}))
     with open(os.path.join(out, "means.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(axes + [f"{m}{s}" for m in metrics for s in ("_mean", "_ci95")])
+        w.writerow(axes + [f"{m}{s}" for m in all_m for s in ("_mean", "_ci95")])
         for r in means:
-            w.writerow([r["labels"][a] for a in axes] + [f"{r[k][m]:.6g}" for m in metrics for k in ("mean", "ci")])
+            w.writerow([r["labels"][a] for a in axes] + [f"{r[k][m]:.6g}" for m in all_m for k in ("mean", "ci")])
     pngs = plot(e, means, out) + plot_series(e, pts, seeds[0], runs, out)
     lines = [f"# {e['title']}", "",
              f"Made by `{command}` at commit {commit()} ({form} form, seeds {', '.join(map(str, seeds))}); "
