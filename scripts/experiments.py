@@ -204,13 +204,14 @@ def plot(e, means, out):
             for key, rows in series.items():
                 f.write(f'"{key}"\n')
                 for r, m in rows:
-                    f.write(f'"{r["labels"][x]}" {r["mean"][m]} {r["ci"][m]}\n')
+                    label = f'"{r["labels"][x]}"' if named else r["labels"][x]
+                    f.write(f"{label} {r['mean'][m]} {r['ci'][m]}\n")
                 f.write("\n\n")
         png = os.path.join(out, f"{name}.png")
         using = "0:2:3:xtic(1)" if named else "1:2:3"
         script = (f"set terminal pngcairo size 900,500 noenhanced\nset output '{png}'\n"
                   f"set title '{e['title']}: {name} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{name}'\n"
-                  f"set key outside right\nset grid\nset offsets 0.3, 0.3, 0, 0\n"
+                  f"set key outside right\nset grid\nset offsets graph 0.05, graph 0.05, 0, 0\n"
                   + ("set logscale x\n" if spec.get("logx") else "") +
                   f"plot for [i=0:{len(series) - 1}] '{data}' index i using {using} with yerrorlines "
                   f"title columnheader(1)\n")
