@@ -540,7 +540,7 @@ void Network::sample_queues() {
     for (PortId p = 0; p < sw.eg.size(); ++p) paused[sw.tier] += sw.pfc->paused(p, kDataPrio) ? 1 : 0;
   }
   for (const Host& h : hosts_) paused[host_tier_] += h.paused_until > now ? 1 : 0;
-  for (size_t t = 0; t < paused.size(); ++t) {
+  for (size_t t = 0; t < paused.size() && now >= s_.run.window_from && now < s_.run.window_to; ++t) {
     TierStats& ts = tier_stats_[t];
     ts.paused_max = std::max<uint64_t>(ts.paused_max, paused[t]);
     ts.paused_sum += paused[t];
