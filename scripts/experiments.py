@@ -362,8 +362,9 @@ def run_experiment(e, sim, full, jobs, out, command):
     return means, verdicts
 
 
-def write_index():
-    """results/README.md: every committed experiment with its verdicts (from its summary.md)."""
+def write_index(check=False):
+    """results/README.md: every committed experiment with its verdicts (from its summary.md),
+    and the same table in README.md. check: write nothing, fail if either is not current."""
     root = os.path.join(ROOT, "results")
     rows = ["# Experiment results", "",
             "Each folder is written by `make experiment NAME=<name> FULL=1` (paper scale, >= 3 seeds); this index by",
@@ -379,8 +380,29 @@ def write_index():
         agree = text.count("| agree |")
         total = agree + text.count("| disagree")
         rows.append(f"| {title} | {agree} of {total} | [{n}/summary.md]({n}/summary.md) |")
-    with open(os.path.join(root, "README.md"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    index = os.path.join(root, "README.md")
+    if check:
+        with open(index) as f:
+            if f.read() != "\n".join(rows) + "\n":
+                raise Bad(f"{index} is not current: make experiments FULL=1 (or make experiment NAME=<name> FULL=1) writes it")
+    else:
+        with open(index, "w") as f:
+            f.write("\n".join(rows) + "\n")
+    # the same table in the top-level README, between its markers
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as f:
+        text = f.read()
+    begin, end = "<!-- experiments:begin (scripts/experiments.py --full writes this table) -->", "<!-- experiments:end -->"
+    if begin not in text or end not in text:
+        raise Bad(f"{readme}: the experiments table markers are missing")
+    table = [r.replace("](", "](results/") if r.startswith("| ") and "summary.md](" in r else r for r in rows[5:]]
+    new = text[:text.index(begin) + len(begin)] + "\n" + "\n".join(table) + "\n" + text[text.index(end):]
+    if check:
+        if new != text:
+            raise Bad(f"{readme}: the experiments table is not current: make experiments FULL=1 writes it")
+        return
+    with open(readme, "w") as f:
+        f.write(new)
 
 
 def main():
@@ -421,8 +443,7 @@ def main():
                     if len(swapped) != len(e.get("asserts", [])):
                         problems.append(f"{n}: an assertion still holds with its sides swapped (it cannot fail)")
                 print(f"{n}: {len(e.get('asserts', []))} direction assertions checked")
-        if a.full:
-            write_index()
+        write_index(check=not a.full)  # a quick run checks the committed tables are current
     except Bad as err:
         sys.exit(f"experiments: {err}")
     if problems:
