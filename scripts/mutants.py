@@ -4,7 +4,7 @@
 For every block with tb/<b>/mutants.json, the pristine RTL is copied to a scratch tree and
 each mutant is applied alone. A mutant counts as KILLED only if it lints clean under
 `verilator --lint-only -Wall`, compiles, and a lockstep run then reports a mismatch
-(exit code 3). It is tried on the mutation set (mutants.json "set") with every CI seed
+(exit code 3) or is stopped by an RTL assertion (e.g. the RAM bounds check). It is tried on the mutation set (mutants.json "set") with every CI seed
 (the SEEDS of tb/<b>/CMakeLists.txt), then on every other parameter set with every seed,
 stopping at the first kill, which is printed (set and seed). Each set's scratch bench is
 built from pristine RTL and must pass every seed first; the sets after the first are
@@ -176,6 +176,9 @@ def check_block(block, build_root, jobs, only=None):
                     if r.returncode == MISMATCH:
                         verdict, note = "killed", f"set {name} seed {seed}: " + first_line(r.stdout, "MISMATCH")
                         break
+                    if r.returncode != 0 and assertion_stop(r.stdout):
+                        verdict, note = "killed", f"set {name} seed {seed}: RTL assertion: " + first_line(r.stdout, "%Error")
+                        break
                     if r.returncode != 0:
                         verdict, note = "INVALID", f"set {name} seed {seed}: bench exit {r.returncode}: " + first_line(r.stdout, "rror")
                         break
@@ -192,6 +195,12 @@ def check_block(block, build_root, jobs, only=None):
     for sb in benches.values():
         sb.build()
     return results
+
+
+def assertion_stop(text):
+    """The run was stopped by an RTL assertion (--assert; e.g. ll_ram_1r1w's bounds check):
+    Verilator prints '%Error: <file>:<line>: ...' and '$stop' before it aborts."""
+    return "%Error:" in text and ("Verilog $stop" in text or "Assertion failed" in text)
 
 
 def block_top(block):
