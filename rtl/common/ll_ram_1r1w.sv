@@ -6,6 +6,7 @@
 // OLD contents; users forward the new value themselves (pipelined RMW).
 // Contents are NOT reset (they are X / randomised in simulation); pair the RAM
 // with ll_init_sweep so every entry is written before it is read.
+// Every read (re_i) and write (we_i) address must be < Depth: simulation asserts it.
 // Maps to block RAM on FPGAs and is reported as memory bits by `make synth`.
 `default_nettype none
 
@@ -37,6 +38,25 @@ module ll_ram_1r1w #(
   always_ff @(posedge clk_i) begin
     if (re_i) rdata_o <= mem[raddr_i];
   end
+
+`ifndef SYNTHESIS
+  // Bounds: an access past the last entry is a design error (there is no storage there:
+  // a simulator returns garbage or drops the write), so it stops the simulation instead
+  // (the benches compile with --assert). Users whose address can exceed Depth - 1 (a
+  // depth that is not a power of two) must gate it. The RAM has no reset, so the check
+  // starts at the third clock edge: before the owner's first reset edge its address
+  // flops hold random start-up values (X-randomised simulation).
+  logic [1:0] a_edges_q = 2'd0;
+  always_ff @(posedge clk_i) begin
+    if (a_edges_q != 2'd2) a_edges_q <= a_edges_q + 2'd1;
+    if (a_edges_q == 2'd2) begin
+      if (re_i) assert (32'(raddr_i) < Depth)
+        else $error("ll_ram_1r1w: read address %0d past the last entry (Depth %0d)", raddr_i, Depth);
+      if (we_i) assert (32'(waddr_i) < Depth)
+        else $error("ll_ram_1r1w: write address %0d past the last entry (Depth %0d)", waddr_i, Depth);
+    end
+  end
+`endif
 endmodule
 
 `default_nettype wire

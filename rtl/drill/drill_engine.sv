@@ -142,7 +142,7 @@ module drill_engine #(
       .waddr_i (sweep_we_i ? sweep_addr_i[GrpAw-1:0] : grp_waddr_i[GrpAw-1:0]),
       .wdata_i (sweep_we_i ? 72'd0 : grp_wdata_i),
       .re_i    (1'b1),
-      .raddr_i (in_grp_i),
+      .raddr_i ((32'(in_grp_i) < Groups) ? in_grp_i : '0),  // ids >= Groups: row unused (a_grp_ok_q)
       .rdata_o (grp_rd)
     );
 
@@ -176,7 +176,7 @@ module drill_engine #(
       .waddr_i (sweep_we_i ? sweep_addr_i[CompAw-1:0] : comp_waddr_i[CompAw-1:0]),
       .wdata_i (sweep_we_i ? '0 : comp_wdata_i),
       .re_i    (1'b1),
-      .raddr_i (comp_id[CompAw-1:0]),
+      .raddr_i ((32'(comp_id) < Comps) ? comp_id[CompAw-1:0] : '0),  // ids >= Comps: row unused (comp_ok)
       .rdata_o (comp_rd)
     );
 

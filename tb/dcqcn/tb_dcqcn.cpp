@@ -132,7 +132,27 @@ class DcqcnBench {
       programmed_ = false;
       ops_.clear();
       std::fill(in_wheel_.begin(), in_wheel_.end(), false);
+      // After a reset: read every register back before anything is written (each must
+      // show its reset value), and in most resets let traffic run on the reset
+      // configuration for a while before reprogramming a random one.
+      probe_.assign(std::begin(regs::kReadable), std::end(regs::kReadable));
+      program_delay_ = rng_.chance(75) ? rng_.range(30, 300) : 0;
+      program_at_ = ~0ull;
+      hold_cnps_ = rng_.chance(50);  // CNPs wait for the reprogramming (other traffic runs)
+      stage_first_ = live_first_ = 0;
+      stage_g_ = live_g_ = 8;
+      stage_rmin_ = live_rmin_ = 1000;
+      nic_ = true;
     } else {
+      if (in.cfg_we && o.init_done) {
+        if (in.cfg_addr == regs::STAGE_FIRST_RATE) stage_first_ = in.cfg_wdata;
+        if (in.cfg_addr == regs::STAGE_RMIN) stage_rmin_ = in.cfg_wdata;
+        if (in.cfg_addr == regs::STAGE_CTRL) stage_g_ = (in.cfg_wdata >> 8) & 0xF;
+        if (in.cfg_addr == regs::COMMIT) { live_first_ = stage_first_; live_rmin_ = stage_rmin_; live_g_ = stage_g_; }
+        if (in.cfg_addr == regs::STAT_CTRL && last_stat_ctrl_) cov_.hit("stat_ctrl_back_to_back");
+      }
+      last_stat_ctrl_ = in.cfg_we && o.init_done && in.cfg_addr == regs::STAT_CTRL;
+      if (!programmed_ && (cnp_acc || sent_acc || ce_acc || enq_acc)) cov_.hit("traffic_before_reprogram");
       if (enq_acc) in_wheel_[in.enq_qp] = true;
       if (g_acc) in_wheel_[o.grant_qp] = false;
       if (in.cfg_we && o.init_done && in.cfg_addr == regs::COMMIT && traffic_) cov_.hit("commit_under_traffic");
@@ -156,8 +176,9 @@ class DcqcnBench {
       static const unsigned cnp_pcts[] = {0, 0, 1, 3, 10, 30};
       cnp_pct_ = cnp_pcts[rng_.below(6)];
     }
-    if (init_done && !programmed_) {
-      program();
+    if (init_done && !programmed_ && probe_.empty() && program_at_ == ~0ull) program_at_ = cycle + program_delay_;
+    if (init_done && !programmed_ && cycle >= program_at_) {
+      program(true);
       programmed_ = true;
       next_reprogram_ = cycle + 10000 + rng_.below(20000);
     }
@@ -166,22 +187,45 @@ class DcqcnBench {
       next_reprogram_ = cycle + 10000 + rng_.below(20000);
     }
     if (init_done && rng_.chance(1)) {  // per-QP snapshot (sometimes out of range), clears
-      const uint32_t q = rng_.chance(90) ? static_cast<uint32_t>(rng_.below(cfg_.Queues)) : 0xFFFF;
+      uint32_t q = rng_.chance(90) ? static_cast<uint32_t>(rng_.below(cfg_.Queues)) : 0xFFFF;
+      if (rng_.chance(30)) {  // QP id at N-1, N, N+1 of Queues, or a legal id with a high bit set
+        q = cfg_.Queues - 1 + static_cast<uint32_t>(rng_.below(3));
+        const char* bin = q < cfg_.Queues ? "stat_qp_last" : q == cfg_.Queues ? "stat_qp_at_limit" : "stat_qp_above_limit";
+        if (rng_.chance(40) && qw() < 16) {
+          q = static_cast<uint32_t>(rng_.below(cfg_.Queues)) | (1u << rng_.range(qw(), 15));
+          bin = "stat_qp_high_bit_alias";
+        }
+        if (q <= 0xFFFF) cov_.hit(bin);
+        q &= 0xFFFF;
+      }
       ops_.push_back({regs::STAT_CTRL, q | (rng_.chance(30) ? 0x80000000u : 0u)});
+      // sometimes a second and third STAT_CTRL right behind (the first is still pending)
+      if (rng_.chance(20)) {
+        const unsigned n = static_cast<unsigned>(rng_.range(1, 2));
+        for (unsigned k = 0; k < n; ++k)
+          ops_.push_front({regs::STAT_CTRL, static_cast<uint32_t>(rng_.below(cfg_.Queues))});
+        burst_ = n + 1;
+      }
       if (rng_.chance(10)) ops_.push_back({regs::CNT_CLEAR, static_cast<uint32_t>(rng_.range(1, 15))});
     }
-    if (!ops_.empty() && rng_.chance(60)) {
+    if (!ops_.empty() && probe_.empty() && (burst_ || rng_.chance(60))) {
+      if (burst_) --burst_;
       in.cfg_we = true;
       in.cfg_addr = ops_.front().addr;
       in.cfg_wdata = ops_.front().data;
       ops_.pop_front();
-    } else if (rng_.chance(1)) {
+    } else if (probe_.empty() && rng_.chance(1)) {
       in.cfg_we = true;  // stray staged write (before init: ignored; after: staged only)
       in.cfg_addr = regs::STAGE_NP_INTERVAL;
       in.cfg_wdata = static_cast<uint32_t>(rng_.below(300));
       ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
     }
-    if (rng_.chance(12)) {  // reads, sometimes in the same cycle as a write (old value returned)
+    if (!probe_.empty() && !in.cfg_we) {
+      in.cfg_re = true;
+      in.cfg_addr = probe_.back();
+      probe_.pop_back();
+      cov_.hit("reset_register_read_back");
+    } else if (rng_.chance(12)) {  // reads, sometimes in the same cycle as a write (old value returned)
       // every readable register of the map (a new one cannot stay unread), plus
       // addresses that decode to nothing
       constexpr size_t kMapped = sizeof(regs::kReadable) / sizeof(regs::kReadable[0]);
@@ -197,7 +241,7 @@ class DcqcnBench {
     if (hold_cnp_) {
       in.cnp_valid = true;
       in.cnp_qp = held_.cnp_qp;
-    } else if (rng_.chance(cnp_pct_)) {
+    } else if (!(hold_cnps_ && !programmed_) && rng_.chance(cnp_pct_)) {
       in.cnp_valid = true;
       in.cnp_qp = pick_qp();
     }
@@ -243,13 +287,24 @@ class DcqcnBench {
   }
 
  private:
+  unsigned qw() const {
+    unsigned b = 0;
+    while ((1u << b) < cfg_.Queues) ++b;
+    return b;
+  }
+
   uint32_t pick_qp() {
     return rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
   }
 
-  void program() {
-    const bool nic = rng_.chance(50);
-    const uint32_t g = static_cast<uint32_t>(rng_.chance(80) ? rng_.range(3, 9) : rng_.range(0, 15));
+  // after_reset: the first programming after a reset, when every QP is still waiting for
+  // its first CNP: in 60% of them NIC mode with a first rate at or below Rmin.
+  void program(bool after_reset = false) {
+    const bool first_low = after_reset && rng_.chance(60);
+    const bool nic = first_low || rng_.chance(50);
+    // gain shift: mostly 3..9, and its limits 0 (raised to 1), 1 and 15 on purpose
+    const unsigned gr = static_cast<unsigned>(rng_.below(100));
+    const uint32_t g = static_cast<uint32_t>(gr < 10 ? 0 : gr < 15 ? 1 : gr < 20 ? 15 : gr < 30 ? rng_.range(0, 15) : rng_.range(3, 9));
     const uint32_t ctrl = (nic ? 1u : 0u) | (rng_.chance(50) ? 2u : 0u) | (rng_.chance(30) ? 4u : 0u) |
                           (rng_.chance(50) ? 8u : 0u) | (rng_.chance(40) ? 16u : 0u) | (g << 8) |
                           (rng_.chance(5) ? 0xE0u : 0u);  // undefined bits: dropped by the mask
@@ -275,8 +330,14 @@ class DcqcnBench {
     ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
     // Rmin: sometimes high (cuts then floor at it often; replays slow the event rate down)
     // or low (rates far below the line: wheel departures beyond the horizon)
-    ops_.push_back({regs::STAGE_RMIN, static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000))});
-    ops_.push_back({regs::STAGE_FIRST_RATE, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(1, 200000))});
+    const uint32_t rmin = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000));
+    ops_.push_back({regs::STAGE_RMIN, rmin});
+    // first rate: 0 (unchanged), any, or at/below Rmin (must be raised to Rmin)
+    const unsigned fr = static_cast<unsigned>(rng_.below(100));
+    const uint32_t first = first_low ? static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)))
+                         : fr < 45 ? 0 : fr < 65 ? static_cast<uint32_t>(rng_.range(1, 200000))
+                         : static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)));
+    ops_.push_back({regs::STAGE_FIRST_RATE, first});
     ops_.push_back({regs::STAGE_ALPHA_INIT, static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF))});
     ops_.push_back({regs::STAGE_MIN_DEC_FAC, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF))});
     ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
@@ -304,6 +365,10 @@ class DcqcnBench {
       const auto& p = r.cov;
       const char* v = nic_ ? "nic" : "paper";
       if (p.first_cnp) cov_.hit(std::string("first_cnp_") + v);
+      // decreases under the limits of the gain shift (0 acts as 1)
+      if (p.dec && live_g_ == 0) cov_.hit("decrease_gain_shift_0");
+      if (p.first_cnp && nic_ && live_first_ != 0 && live_first_ < std::max<uint32_t>(1, live_rmin_))
+        cov_.hit("first_cnp_rate_below_rmin");
       if (p.fr) cov_.hit(std::string("fast_recovery_") + v);
       if (p.ai) cov_.hit(std::string("additive_") + v);
       if (p.hai) cov_.hit(std::string("hyper_") + v);
@@ -355,6 +420,14 @@ class DcqcnBench {
   bool hold_ce_ = false, hold_cnp_ = false, hold_sent_ = false, hold_enq_ = false;
   uint64_t next_reprogram_ = 0;
   In held_;
+  // post-reset read-back and delayed programming
+  std::vector<uint32_t> probe_{std::begin(regs::kReadable), std::end(regs::kReadable)};
+  uint64_t program_delay_ = 0, program_at_ = ~0ull;
+  // shadow of the first rate and Rmin (staged and live), STAT_CTRL bursts
+  uint32_t stage_first_ = 0, live_first_ = 0, stage_rmin_ = 1000, live_rmin_ = 1000;
+  uint32_t stage_g_ = 8, live_g_ = 8;
+  unsigned burst_ = 0;
+  bool last_stat_ctrl_ = false, hold_cnps_ = false;
 };
 
 }  // namespace

@@ -124,10 +124,19 @@ class DrillBench {
     }
     held_ = in;
     if (in.rst_n) cover_inputs(in, o);
+    if (in.rst_n) cover_coincidences(in, o);
     if (!in.rst_n) {
       programmed_ = false;
       ops_.clear();
       model_stage_mode_ = 3;
+      // After a reset: read every register back before anything is written (each must
+      // show its reset value), and in most resets let traffic run on the reset
+      // configuration (DRILL mode, empty tables) for a while before reprogramming.
+      probe_ = readable();
+      program_delay_ = rng_.chance(75) ? rng_.range(30, 300) : 0;
+      program_at_ = ~0ull;
+      storm_until_ = 0;
+      for (auto& h : hist_) h.clear();
     }
     model_.tick(in);
     if (in.rst_n) cover_decisions(in);
@@ -138,32 +147,48 @@ class DrillBench {
     In in;
     if (in_reset && cycle < 4) return in;  // quiet power-on reset
     const bool init_done = model_.eval(in).init_done;
-    if (init_done && !programmed_) {
+    if (init_done && !programmed_ && probe_.empty() && program_at_ == ~0ull) program_at_ = cycle + program_delay_;
+    if (init_done && !programmed_ && cycle >= program_at_) {
       program_tables();
       programmed_ = true;
       next_mode_ = cycle + 200 + rng_.below(1500);
+      next_storm_ = cycle + rng_.range(2000, 30000);
     }
     if (init_done && programmed_ && cycle >= next_mode_) {
       reconfigure();
       next_mode_ = cycle + 500 + rng_.below(3000);
     }
+    // Storm phases: a few thousand cycles of per-flow DRILL where each engine sends pairs
+    // of flows that share a flow-table entry (tags differing in the top bit or at random)
+    // back to back, while counters are cleared and tables recommitted every few cycles.
+    if (init_done && programmed_ && storm_until_ == 0 && cycle >= next_storm_) start_storm(cycle);
+    if (storm_until_ && cycle >= storm_until_) {
+      storm_until_ = 0;
+      next_storm_ = cycle + rng_.range(10000, 60000);
+    }
+    if (storm_until_ && ops_.size() < 3) storm_ops();
     if (cycle >= next_regime_) {
       regime_ = static_cast<unsigned>(rng_.below(5));
       regime_value_ = static_cast<uint32_t>(rng_.below(omax_ + 1ull));
       next_regime_ = cycle + 300 + rng_.below(1500);
     }
     // configuration writes (queued) and random reads
-    if (!ops_.empty() && rng_.chance(50)) {
+    if (!ops_.empty() && probe_.empty() && rng_.chance(storm_until_ ? 80 : 50)) {
       in.cfg_we = true;
       in.cfg_addr = ops_.front().addr;
       in.cfg_wdata = ops_.front().data;
       ops_.pop_front();
-    } else if (rng_.chance(2)) {
+    } else if (probe_.empty() && rng_.chance(2)) {
       in.cfg_we = true;  // a stray staged write (before init it is ignored)
       in.cfg_addr = regs::STAGE_MASK_HI;
       in.cfg_wdata = static_cast<uint32_t>(rng_.next());
     }
-    if (rng_.chance(8)) {
+    if (!probe_.empty() && !in.cfg_we) {
+      in.cfg_re = true;
+      in.cfg_addr = probe_.back();
+      probe_.pop_back();
+      cov_.hit("reset_register_read_back");
+    } else if (rng_.chance(8)) {
       in.cfg_re = true;
       if (!in.cfg_we) in.cfg_addr = read_addr();
     }
@@ -180,6 +205,10 @@ class DrillBench {
         default: in.occ_value = rng_.chance(50) ? omax_ : static_cast<uint32_t>(rng_.below(omax_ + 1ull)); break;
       }
       if (rng_.chance(1)) in.occ_port = static_cast<uint32_t>(ll::low_mask(cfg_.port_aw()));  // maybe >= Ports
+      if (rng_.chance(1)) {  // N-1, N, N+1 of the port range (as far as the port width reaches)
+        const uint32_t p = cfg_.Ports - 1 + static_cast<uint32_t>(rng_.below(3));
+        if (p <= ll::low_mask(cfg_.port_aw())) in.occ_port = p;
+      }
     }
     if (rng_.chance(1)) hot_port_ = static_cast<uint32_t>(rng_.below(cfg_.Ports));
     // packets: hold a stalled one, else a new one on ~80% of cycles per engine
@@ -201,11 +230,22 @@ class DrillBench {
       in.valid[e] = true;
       in.hash[e] = rng_.chance(50) ? flows_[rng_.below(flows_.size())]
                                    : static_cast<uint32_t>(rng_.next() & ll::low_mask(cfg_.HashW));
+      if (storm_until_ && rng_.chance(90)) {
+        // alternate the two flows of this engine's pair most of the time
+        const bool other = rng_.chance(80) ? !pair_last_[e] : pair_last_[e];
+        pair_last_[e] = other;
+        in.hash[e] = pair_[e][other];
+      }
       if (rng_.chance(2)) flows_[rng_.below(flows_.size())] = static_cast<uint32_t>(rng_.next() & ll::low_mask(cfg_.HashW));
       in.mask[e] = pick_mask();
+      if (storm_until_ && rng_.chance(90)) in.mask[e] = storm_mask_;
       if (cfg_.Groups > 0 && rng_.chance(30)) {
         in.grp_en[e] = true;
         in.grp[e] = static_cast<uint32_t>(rng_.below(1ull << cfg_.grp_aw()));
+        if (rng_.chance(10)) {  // N-1, N, N+1 of the group range (as far as the id width reaches)
+          const uint32_t g = cfg_.Groups - 1 + static_cast<uint32_t>(rng_.below(3));
+          if (g <= ll::low_mask(cfg_.grp_aw())) in.grp[e] = g;
+        }
       } else {
         in.grp[e] = static_cast<uint32_t>(rng_.below(1ull << cfg_.grp_aw()));
       }
@@ -214,6 +254,102 @@ class DrillBench {
   }
 
  private:
+  std::vector<uint32_t> readable() const {
+    std::vector<uint32_t> v(std::begin(regs::kReadable), std::end(regs::kReadable));
+    for (unsigned p = 1; p < cfg_.Ports; ++p) v.push_back(regs::CNT_PORT_BASE + 4 * p);
+    return v;
+  }
+
+  // Table commits at N-1, N, N+1 of the table size and at indices whose low bits name a
+  // row but whose high bits do not (an index decoder that drops high bits aliases them).
+  void boundary_commits() {
+    const bool grp = rng_.chance(50);
+    const unsigned n = grp ? cfg_.Groups : cfg_.Comps;
+    const unsigned aw = grp ? cfg_.grp_aw() : (cfg_.Comps > 1 ? clog2(cfg_.Comps) : 1);
+    unsigned idx = n - 1 + static_cast<unsigned>(rng_.below(3));
+    const char* bin = idx < n ? "_commit_last" : idx == n ? "_commit_at_limit" : "_commit_above_limit";
+    if (rng_.chance(40)) {
+      idx = (static_cast<unsigned>(rng_.below(n))) | (1u << rng_.range(aw, 7));
+      bin = "_commit_high_bit_alias";
+    }
+    idx &= 0xFF;
+    cov_.hit(std::string(grp ? "group" : "comp") + bin);
+    if (grp) program_group(idx);
+    else program_component(idx);
+  }
+  static unsigned clog2(uint64_t n) {
+    unsigned b = 0;
+    while ((1ull << b) < n) ++b;
+    return b;
+  }
+
+  void start_storm(uint64_t cycle) {
+    storm_until_ = cycle + rng_.range(1500, 4000);
+    commit_mode(regs::MODE_FLOW);
+    const unsigned faw = cfg_.flow_aw();
+    for (unsigned e = 0; e < cfg_.Engines; ++e) {
+      const uint32_t a = static_cast<uint32_t>(rng_.next() & ll::low_mask(cfg_.HashW));
+      uint32_t b;
+      if (rng_.chance(50)) b = a ^ (1u << (cfg_.HashW - 1));  // tags differ in the top bit only
+      else b = (static_cast<uint32_t>(rng_.next() & ll::low_mask(cfg_.HashW)) & ~static_cast<uint32_t>(ll::low_mask(faw))) |
+               (a & static_cast<uint32_t>(ll::low_mask(faw)));
+      if (b == a) b = a ^ (1u << (cfg_.HashW - 1));
+      pair_[e][0] = a;
+      pair_[e][1] = b;
+    }
+    storm_mask_ = rng_.chance(50) ? pmask_ : ((rng_.next() | rng_.next()) & pmask_);
+    if (!storm_mask_) storm_mask_ = pmask_;
+  }
+
+  void storm_ops() {
+    const unsigned r = static_cast<unsigned>(rng_.below(100));
+    if (r < 40) ops_.push_back({regs::CNT_CLEAR, static_cast<uint32_t>(rng_.range(1, 127))});
+    else if (r < 60) ops_.push_back({regs::CNT_PORT_CLEAR_LO, static_cast<uint32_t>(rng_.next())});
+    else if (r < 70) ops_.push_back({regs::CNT_PORT_CLEAR_HI, static_cast<uint32_t>(rng_.next())});
+    else if (r < 85 && cfg_.Groups > 0) program_component(static_cast<unsigned>(rng_.below(cfg_.Comps)));
+    else if (cfg_.Groups > 0) program_group(static_cast<unsigned>(rng_.below(cfg_.Groups)));
+    else commit_mode(regs::MODE_FLOW);
+  }
+
+  // Same-cycle coincidences the storms aim at.
+  void cover_coincidences(const In& in, const Out& o) {
+    if (!o.init_done) return;
+    if (!programmed_) {
+      for (unsigned e = 0; e < cfg_.Engines; ++e)
+        if (in.valid[e]) cov_.hit("traffic_before_reprogram");
+    }
+    if (storm_until_) cov_.hit("storm_cycle");
+    // counters: a clear while a decision of the cleared class / port is counted
+    if (in.cfg_we && (in.cfg_addr == regs::CNT_CLEAR || in.cfg_addr == regs::CNT_PORT_CLEAR_LO) && in.cfg_wdata) {
+      for (unsigned e = 0; e < cfg_.Engines; ++e)
+        if (o.out_valid[e]) { cov_.hit("counter_clear_with_increment"); break; }
+    }
+    // two increments of one port counter in one cycle while it is one below saturation
+    const uint64_t max = ll::low_mask(cfg_.CntW);
+    for (unsigned e = 0; e < cfg_.Engines; ++e)
+      for (unsigned f = e + 1; f < cfg_.Engines; ++f)
+        if (o.out_valid[e] && o.out_valid[f] && !o.out_empty[e] && !o.out_empty[f] && o.out_port[e] == o.out_port[f] &&
+            model_.port_count(o.out_port[e]) + 1 == max)
+          cov_.hit("counter_double_increment_at_max_minus_1");
+    // back-to-back flow-table writes to one entry (per-flow mode, consecutive cycles).
+    // model_.trace() is still the previous cycle's Q3, whose packet was accepted
+    // latency cycles before this one; hist_ holds the accepted hashes (-1: none).
+    const unsigned lat = cfg_.latency();
+    const uint64_t fmask = ll::low_mask(cfg_.flow_aw());
+    for (unsigned e = 0; e < cfg_.Engines; ++e) {
+      const dr::Trace& t = model_.trace(e);
+      auto& h = hist_[e];
+      const int64_t hash = h.size() >= lat ? h[h.size() - lat] : -1;
+      const bool wrote = t.valid && !t.empty && t.kind == dr::kKindFlowNew && hash >= 0;
+      const uint64_t idx = wrote ? (static_cast<uint64_t>(hash) & fmask) : 0;
+      if (wrote && last_write_[e] && last_idx_[e] == idx) cov_.hit("flow_write_back_to_back_same_entry");
+      last_write_[e] = wrote;
+      last_idx_[e] = idx;
+      h.push_back(in.valid[e] && o.ready[e] ? static_cast<int64_t>(in.hash[e]) : -1);
+      if (h.size() > lat) h.pop_front();
+    }
+  }
+
   static dr::Config make_cfg(const ll::tb::Params& p) { return dr::Config::from_params(p); }
 
   uint64_t pick_mask() {
@@ -255,7 +391,12 @@ class DrillBench {
     uint32_t w = 0, c = 0;
     for (unsigned s = 0; s < 4; ++s) {
       const uint32_t ws = rng_.chance(25) ? 0 : static_cast<uint32_t>(rng_.range(1, 255));
-      const uint32_t cs = static_cast<uint32_t>(rng_.chance(5) ? rng_.range(cfg_.Comps, 255) : rng_.below(cfg_.Comps));
+      const unsigned r = static_cast<unsigned>(rng_.below(100));
+      // component ids at N-1, N, N+1 of the table, far beyond it, or any legal one
+      const uint32_t cs = r < 5 ? cfg_.Comps - 1 : r < 10 ? cfg_.Comps : r < 13 ? cfg_.Comps + 1
+                        : r < 16 ? static_cast<uint32_t>(rng_.range(cfg_.Comps, 255))
+                                 : static_cast<uint32_t>(rng_.below(cfg_.Comps));
+      if (cs == cfg_.Comps && ws) cov_.hit("group_slot_comp_at_limit");
       w |= ws << (8 * s);
       c |= cs << (8 * s);
     }
@@ -281,6 +422,7 @@ class DrillBench {
       program_component(static_cast<unsigned>(rng_.below(cfg_.Comps + 1)));  // may be out of range
       program_group(static_cast<unsigned>(rng_.below(cfg_.Groups + 1)));
     }
+    if (cfg_.Groups > 0 && rng_.chance(60)) boundary_commits();
     if (rng_.chance(40)) ops_.push_back({regs::CNT_CLEAR, static_cast<uint32_t>(rng_.below(128))});
     if (rng_.chance(30)) ops_.push_back({regs::CNT_PORT_CLEAR_LO, static_cast<uint32_t>(rng_.next())});
     if (rng_.chance(30)) ops_.push_back({regs::CNT_PORT_CLEAR_HI, static_cast<uint32_t>(rng_.next())});
@@ -392,6 +534,15 @@ class DrillBench {
   uint64_t next_mode_ = 0, next_regime_ = 0;
   unsigned regime_ = 0;
   uint32_t regime_value_ = 0, hot_port_ = 0, model_stage_mode_ = 3;
+  // post-reset read-back and delayed programming
+  std::vector<uint32_t> probe_ = readable();
+  uint64_t program_delay_ = 0, program_at_ = ~0ull;
+  // storms
+  uint64_t storm_until_ = 0, next_storm_ = ~0ull, storm_mask_ = 0;
+  uint32_t pair_[4][2] = {};
+  bool pair_last_[4] = {}, last_write_[4] = {};
+  uint64_t last_idx_[4] = {};
+  std::deque<int64_t> hist_[4];
 };
 
 }  // namespace

@@ -154,8 +154,21 @@ class PfcBench {
       pend_.clear();
       for (auto& q : eq_) q.clear();
       storm_on_ = false;
+      // After a reset: read every register back before anything is written (each must
+      // show its reset value), and in most resets let traffic run on the reset
+      // configuration for a while before reprogramming a random one.
+      probe_.assign(std::begin(regs::kReadable), std::end(regs::kReadable));
+      program_delay_ = rng_.chance(75) ? rng_.range(30, 300) : 0;
+      program_at_ = ~0ull;
+      tick_storm_until_ = 0;
+      ticks_since_pass_ = 0;
       return;
     }
+    if (model_.trace().sweep_start) ticks_since_pass_ = in.tick ? 1 : 0;
+    else if (in.tick) ++ticks_since_pass_;
+    if (ticks_since_pass_ == 14 && in.tick) cov_.hit("tick_backlog_at_14");
+    if (ticks_since_pass_ == 15 && in.tick) cov_.hit("tick_backlog_at_15");
+    if (ticks_since_pass_ > 15 && in.tick) cov_.hit("tick_backlog_saturated");
     if (o.dec_valid) {  // the decision of the oldest pending admission
       if (!pend_.empty()) {
         const Pkt pk = pend_.front();
@@ -173,7 +186,8 @@ class PfcBench {
     in.eg_qport = static_cast<uint32_t>(rng_.below(cfg_.Ports));
     if (in_reset && cycle < 4) return in;  // quiet power-on reset; traffic goes on during the mid-run reset
     const bool idone = model_.eval(in).init_done;
-    if (idone && !programmed_) {
+    if (idone && !programmed_ && probe_.empty() && program_at_ == ~0ull) program_at_ = cycle + program_delay_;
+    if (idone && !programmed_ && cycle >= program_at_) {
       program();
       programmed_ = true;
       next_program_ = cycle + 20000 + rng_.below(40000);
@@ -181,19 +195,36 @@ class PfcBench {
       program();
       next_program_ = cycle + 20000 + rng_.below(40000);
     }
-    // timer base
-    if (cycle >= next_tick_) {
+    // timer base; tick storms: a tick on (almost) every cycle for a while, so the pending
+    // ticks of the timer sweep pile up to the saturation of the backlog (15)
+    if (idone && programmed_ && tick_storm_until_ == 0 && cycle >= next_tick_storm_) {
+      tick_storm_until_ = cycle + rng_.range(100, 600);
+      next_tick_storm_ = tick_storm_until_ + rng_.range(5000, 40000);
+    }
+    if (tick_storm_until_ && cycle >= tick_storm_until_) tick_storm_until_ = 0;
+    if (cycle >= next_tick_ || (tick_storm_until_ && rng_.chance(90))) {
       in.tick = true;
       next_tick_ = cycle + tick_lo_ + rng_.below(tick_hi_ - tick_lo_ + 1);
     }
     if (in.tick) ++ticks_;
     // register traffic
-    if (!ops_.empty() && rng_.chance(50)) {
+    if (!ops_.empty() && probe_.empty() && rng_.chance(50)) {
       in.cfg_we = true;
       in.cfg_addr = ops_.front().addr;
       in.cfg_wdata = ops_.front().data;
       ops_.pop_front();
-    } else if (idone && rng_.chance(1)) {
+    } else if (idone && probe_.empty() && burst_) {
+      // the same command again in the next cycles: a STAT_CMD while the previous one
+      // executes, a HDR_PEAK clear in the cycle the peak rises again after the last clear
+      in.cfg_we = true;
+      in.cfg_addr = burst_addr_;
+      in.cfg_wdata = burst_addr_ == regs::STAT_CMD
+                         ? 1u | (rng_.chance(50) ? static_cast<uint32_t>(rng_.below(256)) << 8 : 0u)
+                         : 1u << 12;
+      --burst_;
+    } else if (idone && probe_.empty() && rng_.chance(1)) {
+      boundary_write(in);
+    } else if (idone && probe_.empty() && rng_.chance(1)) {
       const int k = static_cast<int>(rng_.below(4));
       in.cfg_we = true;
       if (k == 0) {
@@ -202,15 +233,30 @@ class PfcBench {
       } else if (k == 1) {
         in.cfg_addr = regs::STAT_CMD;
         in.cfg_wdata = 1u | (rng_.chance(30) ? static_cast<uint32_t>(rng_.below(256)) << 8 : 0u);
+        if (rng_.chance(30)) { burst_ = static_cast<unsigned>(rng_.range(1, 3)); burst_addr_ = regs::STAT_CMD; }
       } else if (k == 2 && rng_.chance(50)) {  // clear one counter (rarely, so some saturate)
         in.cfg_addr = regs::CLEAR;
         in.cfg_wdata = 1u << rng_.below(13);
+        if (rng_.chance(30)) {  // the headroom peak, several cycles in a row (it rises again at once)
+          in.cfg_wdata = 1u << 12;
+          burst_ = static_cast<unsigned>(rng_.range(1, 4));
+          burst_addr_ = regs::CLEAR;
+        }
       } else {
         in.cfg_addr = regs::QUANTA;  // staged only, no commit: harmless
         in.cfg_wdata = static_cast<uint32_t>(rng_.next());
       }
     }
-    if (rng_.chance(8)) {
+    if (!probe_.empty() && !in.cfg_we) {
+      in.cfg_re = true;
+      in.cfg_addr = probe_.back();
+      probe_.pop_back();
+      cov_.hit("reset_register_read_back");
+    } else if (readback_ && !in.cfg_we) {  // read back what a boundary write may have hit
+      in.cfg_re = true;
+      in.cfg_addr = readback_;
+      readback_ = 0;
+    } else if (rng_.chance(8)) {
       // every readable register of the map (a new one cannot stay unread), plus two
       // addresses that decode to nothing (unaligned, unmapped)
       constexpr size_t kMapped = sizeof(regs::kReadable) / sizeof(regs::kReadable[0]);
@@ -282,6 +328,40 @@ class PfcBench {
   }
 
  private:
+  // Range-checked register fields at N-1, N, N+1 of their limits: STAT_SEL around
+  // Ports*8 (and with a high bit set), and the unmapped words just below RSV0 and just
+  // above HDRM7 (an off-by-one decoder would land them in the arrays). The next read
+  // returns the register the write must not have changed.
+  void boundary_write(In& in) {
+    in.cfg_we = true;
+    const unsigned k = static_cast<unsigned>(rng_.below(3));
+    if (k == 0) {
+      const uint32_t n = cfg_.entries();
+      uint32_t v = n - 1 + static_cast<uint32_t>(rng_.below(3));
+      const char* bin = v < n ? "stat_sel_last" : v == n ? "stat_sel_at_limit" : "stat_sel_above_limit";
+      if (rng_.chance(40)) {
+        v = static_cast<uint32_t>(rng_.below(n)) | (1u << rng_.range(qw(), 31));
+        bin = "stat_sel_high_bit_alias";
+      }
+      cov_.hit(bin);
+      in.cfg_addr = regs::STAT_SEL;
+      in.cfg_wdata = v;
+      readback_ = regs::STAT_SEL;
+    } else {
+      const bool below = k == 1;
+      in.cfg_addr = below ? regs::RSV0 - 4 : regs::HDRM7 + 4;
+      in.cfg_wdata = static_cast<uint32_t>(rng_.next());
+      readback_ = below ? regs::RSV0 + 4 * 7 : regs::HDRM0;
+      cov_.hit(below ? "write_below_rsv_array" : "write_above_hdrm_array");
+      if (rng_.chance(50)) readback_ = below ? regs::RSV0 : regs::HDRM7;
+    }
+  }
+  unsigned qw() const {
+    unsigned b = 0;
+    while ((1u << b) < cfg_.entries()) ++b;
+    return b;
+  }
+
   // A misbehaving upstream: PAUSE with long quanta on one lossless egress queue, again and
   // again, until the watchdog declares the storm; a while later it stops with a RESUME.
   void storm_source(In& in) {
@@ -363,6 +443,15 @@ class PfcBench {
 
   void cover_inputs(const In& in, const Out& o) {
     if (!o.init_done) return;
+    if (!programmed_ && (in.adm_valid || in.dep_valid || in.pfc_valid)) cov_.hit("traffic_before_reprogram");
+    if (tick_storm_until_ && in.tick) cov_.hit("tick_storm_tick");
+    // a STAT_CMD written while the previous one is pending or executing
+    if (in.cfg_we && in.cfg_addr == regs::STAT_CMD && last_stat_cmd_) cov_.hit("stat_cmd_back_to_back");
+    last_stat_cmd_ = in.cfg_we && in.cfg_addr == regs::STAT_CMD;
+    // a HDR_PEAK clear in a cycle the peak would rise (headroom use above the peak)
+    if (in.cfg_we && in.cfg_addr == regs::CLEAR && (in.cfg_wdata >> 12 & 1) &&
+        model_.headroom_used() > model_.headroom_peak())
+      cov_.hit("peak_clear_while_rising");
     if (in.adm_valid && !o.adm_ready) cov_.hit("adm_stall");
     if (in.dep_valid && !o.dep_ready) cov_.hit("dep_stall");
     if (in.pfc_valid && !o.pfc_ready) cov_.hit("pfc_stall");
@@ -443,6 +532,15 @@ class PfcBench {
   bool storm_on_ = false;
   uint32_t storm_port_ = 0, storm_prio_ = 3;
   uint64_t storm_next_ = 0, storm_end_ = 0, storm_last_ = 0;
+  // post-reset read-back and delayed programming
+  std::vector<uint32_t> probe_{std::begin(regs::kReadable), std::end(regs::kReadable)};
+  uint64_t program_delay_ = 0, program_at_ = ~0ull;
+  // boundary writes, STAT_CMD bursts, tick storms
+  uint32_t readback_ = 0;
+  unsigned burst_ = 0;
+  uint32_t burst_addr_ = 0;
+  bool last_stat_cmd_ = false;
+  uint64_t tick_storm_until_ = 0, next_tick_storm_ = 20000, ticks_since_pass_ = 0;
 };
 
 }  // namespace
