@@ -279,7 +279,7 @@ opt_clean
 equiv_make ll_gold ll_gate ll_equiv
 hierarchy -top ll_equiv
 tee -q -o {work}/{tag}.merged.txt select -list t:$mem_v2
-equiv_simple
+equiv_simple -short
 equiv_induct
 tee -q -o {work}/{tag}.status.txt equiv_status
 equiv_status -assert
@@ -338,7 +338,21 @@ def mutate(il_in, il_out, netlist):
     return m.group(2).strip()
 
 
+def mutant_proof(work, top, n, good):
+    """Prove the netlist n of work/ with one AND2 turned into an OR2; returns (line, problem
+    or None). good: the unmutated proof's figures."""
+    block, name = SELFTEST
+    inst = mutate(f"{work}/{n}.il", f"{work}/{n}_mutant.il", n)
+    bad = prove(work, top, n, gate_il=f"{work}/{n}_mutant.il", tag=f"{n}_mutant")
+    old, new = MUTATION[n]
+    line = (f"{block}/{name} {n}: {old} -> {new} at {inst}: {bad['unproven']} of {bad['total']} cells unproven "
+            f"(unmutated: {good['proven']}/{good['total']} proven)")
+    return line, (f"{n}: the mutant {old} -> {new} at {inst} still proves equivalent" if bad["unproven"] == 0 else None)
+
+
 def selftest(out, netlists):
+    """The negative test on its own (when the run does not prove the SELFTEST configuration
+    anyway): synthesise, prove, mutate, prove again."""
     block, name = SELFTEST
     cfg = next(c for c in synth.load_configs(block)["configs"] if c["name"] == name)
     work = os.path.join(out, "work", "selftest")
@@ -350,14 +364,10 @@ def selftest(out, netlists):
         good = prove(work, cfg["top"], n)
         if good["unproven"]:
             problems.append(f"{n}: the unmutated netlist does not prove ({good['unproven']} unproven)")
-        inst = mutate(f"{work}/{n}.il", f"{work}/{n}_mutant.il", n)
-        bad = prove(work, cfg["top"], n, gate_il=f"{work}/{n}_mutant.il", tag=f"{n}_mutant")
-        old, new = MUTATION[n]
-        line = (f"{block}/{name} {n}: {old} -> {new} at {inst}: {bad['unproven']} of {bad['total']} cells unproven "
-                f"(unmutated: {good['proven']}/{good['total']} proven)")
+        line, problem = mutant_proof(work, cfg["top"], n, good)
         lines.append(line)
-        if bad["unproven"] == 0:
-            problems.append(f"{n}: the mutant {old} -> {new} at {inst} still proves equivalent")
+        if problem:
+            problems.append(problem)
     return lines, problems
 
 
@@ -413,7 +423,11 @@ def main():
         futs = {ex.submit(run_config, b, c, a.out, netlists): (b, c["name"]) for b, c in jobs}
         if any((b, c["name"]) not in DEFAULT_SET for b, c in jobs) and not a.no_multiplier:
             futs[ex.submit(prove_multiplier, a.out, *BOX_MUL_WIDTHS)] = ("(multiplier)", "%dx%d" % BOX_MUL_WIDTHS)
-        st_fut = ex.submit(selftest, a.out, netlists) if (a.selftest or a.selftest_only) else None
+        want_st = a.selftest or a.selftest_only
+        reuse = want_st and any((b, c["name"]) == SELFTEST for b, c in jobs)
+        # the negative test reuses the SELFTEST configuration's proof when the run has it
+        st_fut = ex.submit(selftest, a.out, netlists) if (want_st and not reuse) else None
+        mut_futs = []
         for fut in cf.as_completed(list(futs)):
             b, n = futs[fut]
             try:
@@ -422,6 +436,11 @@ def main():
                 print(f"equiv: {b}/{n}: FAILED: {e}", flush=True)
                 failed += 1
                 continue
+            if reuse and (b, n) == SELFTEST:
+                for r in res:
+                    if r["unproven"] == 0:
+                        mut_futs.append(ex.submit(mutant_proof, os.path.join(a.out, "work", b, n), r["top"],
+                                                  r["netlist"], r))
             for r in res:
                 rows.append(r)
                 verdict = "PROVEN" if r["unproven"] == 0 else "NOT PROVEN"
@@ -439,6 +458,19 @@ def main():
                 st_lines, st_problems = st_fut.result()
             except Exception as e:  # noqa: BLE001
                 st_problems = [str(e)]
+        elif reuse:
+            for f in mut_futs:
+                try:
+                    line, problem = f.result()
+                except Exception as e:  # noqa: BLE001
+                    line, problem = None, str(e)
+                if line:
+                    st_lines.append(line)
+                if problem:
+                    st_problems.append(problem)
+            if len(mut_futs) != len(netlists):
+                st_problems.append(f"{SELFTEST[0]}/{SELFTEST[1]} did not prove, so its mutants were not tried")
+        if st_fut or reuse:
             for ln in st_lines:
                 print(f"equiv: self-test: {ln}")
             for p in st_problems:
