@@ -384,6 +384,7 @@ def table(rows):
 
 
 def main():
+    global PROOF_TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true", help="smoke configurations only")
     ap.add_argument("--block", action="append")
@@ -391,10 +392,13 @@ def main():
     ap.add_argument("--netlist", action="append", choices=NETLISTS)
     ap.add_argument("--selftest", action="store_true", help="also run the negative test")
     ap.add_argument("--selftest-only", action="store_true")
+    ap.add_argument("--timeout", type=int, default=PROOF_TIMEOUT_S, help="seconds per proof (default %(default)s)")
     ap.add_argument("--no-multiplier", action="store_true", help="skip the reduced-width multiplier proof")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "equiv"))
     a = ap.parse_args()
+    PROOF_TIMEOUT_S = a.timeout   # read by prove() in the worker processes (fork)
+    a.out = os.path.abspath(a.out)
     netlists = tuple(a.netlist or NETLISTS)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
