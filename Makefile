@@ -15,6 +15,7 @@
 #   make tb        build and run the lockstep RTL-vs-model SystemC testbenches
 #   make mutants   mutation check: every deliberate RTL bug must be caught by its bench
 #   make synth     synthesise every configuration; writes synth/reports and the README table
+#   make equiv     prove the generic and IHP SG13G2 netlists equivalent to the RTL (Yosys equiv_*), with a negative test
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
 #   make coverage  Verilator line/toggle coverage of every block under its bench (build/coverage/)
 #   make regmap    regenerate register maps from rtl/<block>/<block>_regs.json
@@ -36,7 +37,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 # failing target stops the recipe before the time is printed.
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
-.PHONY: deps configure build lint unit tb mutants synth synth-smoke soak regmap regmap-check \
+.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv soak regmap regmap-check \
         demo sim tools bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
@@ -87,6 +88,10 @@ synth:
 synth-smoke:
 	$(PYTHON) scripts/test_synth_budget.py --quiet
 	$(PYTHON) scripts/synth.py --smoke -j $(JOBS)
+
+# Formal equivalence of the synthesised netlists with the RTL; build/equiv/report.md.
+equiv:
+	$(PYTHON) scripts/equiv.py --selftest -j $(JOBS)
 
 soak: build
 	LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0
@@ -150,6 +155,7 @@ test: deps
 	$(call STAGE,tb,lockstep benches); \
 	$(call STAGE,mutants,mutants); \
 	$(call STAGE,synth-smoke,synthesis smoke); \
+	$(call STAGE,equiv,netlist equivalence); \
 	$(call STAGE,experiments,quick experiments); \
 	$(call STAMP,make test total,$$t0)
 

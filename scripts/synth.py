@@ -519,25 +519,26 @@ puts "LL_STA_DONE"
             "seconds": round(time.time() - t0, 1)}
 
 
-def run_config(block, spec, cfg, out_dir):
-    name = cfg["name"]
+def read_script(block, cfg):
+    """Yosys commands that read a block's RTL with a configuration's parameters and make its
+    top the design top (shared by every flow that synthesises a configuration)."""
     top = cfg["top"]
-    work = os.path.join(out_dir, "work", block, name)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
     files = " ".join(rtl_files(block))
-    read = (f"read_verilog -sv -noautowire -DSYNTHESIS {files}\n{chparams(cfg['params'], top)}"
+    return (f"read_verilog -sv -noautowire -DSYNTHESIS {files}\n{chparams(cfg['params'], top)}"
             f"hierarchy -check -top {top}\nrename -top {top}\n")
-    t0 = time.time()
-    r = {"block": block, "config": name, "top": top, "params": cfg["params"]}
 
-    # 1 + 2: generic and IHP SG13G2
+
+def gate_script(top, work, generic_rtlil=None, asic_rtlil=None):
+    """Yosys commands from the read design to the IHP SG13G2 netlist: generic synthesis with
+    memories kept (`memory -nomap`), then dfflibmap + abc -liberty. Writes work/abc.script.
+    generic_rtlil / asic_rtlil: also write the generic-gate / SG13G2 netlist as RTLIL there
+    (scripts/equiv.py proves both against the RTL)."""
     abc_script = os.path.join(work, "abc.script")
     with open(abc_script, "w") as f:
         f.write("strash\nifraig\nscorr\ndc2\nstrash\n&get -n\n&dch -f\n&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n")
-    asic = os.path.join(work, "asic.ys")
-    with open(asic, "w") as f:
-        f.write(read + f"""synth -top {top} -flatten -run begin:fine
+    dump_generic = f"write_rtlil {generic_rtlil}\n" if generic_rtlil else ""
+    dump_asic = f"write_rtlil {asic_rtlil}\n" if asic_rtlil else ""
+    return f"""synth -top {top} -flatten -run begin:fine
 tee -q -o {work}/mems.txt dump t:$mem_v2 t:$mem
 opt -fast -full
 opt -full
@@ -547,11 +548,28 @@ abc -fast
 opt -fast
 check -assert
 tee -q -o {work}/generic.txt stat
-dfflibmap -liberty {LIB}
+{dump_generic}dfflibmap -liberty {LIB}
 abc -D {ABC_TARGET_PS} -liberty {LIB} -script {abc_script}
 opt_clean
 tee -q -o {work}/asic.txt stat -liberty {LIB}
-chtype -set LL_STA_MEM t:$mem_v2
+{dump_asic}"""
+
+
+def run_config(block, spec, cfg, out_dir):
+    name = cfg["name"]
+    top = cfg["top"]
+    work = os.path.join(out_dir, "work", block, name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    files = " ".join(rtl_files(block))
+    read = read_script(block, cfg)
+    t0 = time.time()
+    r = {"block": block, "config": name, "top": top, "params": cfg["params"]}
+
+    # 1 + 2: generic and IHP SG13G2
+    asic = os.path.join(work, "asic.ys")
+    with open(asic, "w") as f:
+        f.write(read + gate_script(top, work) + f"""chtype -set LL_STA_MEM t:$mem_v2
 opt_clean -purge
 splitnets -ports
 opt_clean -purge
