@@ -66,6 +66,7 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   for (NodeId n = 0; n < topo_.num_hosts(); ++n) build_host(n);
   for (NodeId n = static_cast<NodeId>(topo_.num_hosts()); n < topo_.num_nodes(); ++n) build_switch(n);
   if (cfg_.balancer.components) build_components();
+  build_stdv_groups();
 
   if (flow_list_.empty())
     config_error(s_, "workload", "generates no flows within the duration (nothing to simulate)");

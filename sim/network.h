@@ -246,6 +246,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   void build_switch(NodeId n);
   void build_host(NodeId n);
   void build_components();
+  void build_stdv_groups();
   void ideal_fct(FlowResult& r) const;
 
   // packets
@@ -344,6 +345,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   bool wrr_ = false;      // WRR among data priorities (else strict priority)
   Rng loss_rng_;          // faults.loss: which data packets a link loses
   std::vector<PausedSample> paused_series_;
+  std::vector<std::vector<std::pair<uint32_t, PortId>>> stdv_groups_;  // top tier's downlinks per switch below
+  unsigned stdv_top_tier_ = 0;
   std::vector<NodeId> rate_hosts_;
   std::vector<uint64_t> rate_last_;     // delivered_by_sender_ at the previous rate sample
   std::vector<RateSample> rate_series_;

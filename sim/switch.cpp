@@ -165,11 +165,31 @@ void Network::build_switch(NodeId n) {
     sw.hash_seed = ll::derive_seed(s_.seed, 4ull * n + 2);
   }
 
-  // Queue-STDV ports (DRILL paper): uplinks where there are any, else every fabric port.
+  // Queue-STDV ports (DRILL paper): a switch's uplinks. The top tier has none: its figure is
+  // the spread of the downlinks towards each switch below (build_stdv_groups).
   for (PortId p = 0; p < P; ++p)
     if (topo_.node(node.ports[p].peer).level > node.level) sw.stdv_ports.push_back(p);
-  if (sw.stdv_ports.empty())
-    for (const auto& f : fabric) sw.stdv_ports.push_back(f.second);
+}
+
+// The DRILL paper's top-tier queue STDV: for each switch one level below the top (each leaf
+// of a leaf-spine), the spread of every top switch's egress queues towards it.
+void Network::build_stdv_groups() {
+  int top = -1;
+  for (const Switch& sw : switches_) top = std::max(top, topo_.node(sw.node).level);
+  for (const Switch& below : switches_) {
+    if (topo_.node(below.node).level != top - 1) continue;
+    std::vector<std::pair<uint32_t, PortId>> g;
+    for (uint32_t i = 0; i < switches_.size(); ++i) {
+      const Node& t = topo_.node(switches_[i].node);
+      if (t.level != top) continue;
+      for (PortId p = 0; p < t.ports.size(); ++p)
+        if (t.ports[p].peer == below.node && !topo_.link(t.ports[p].link).failed) g.emplace_back(i, p);
+    }
+    if (g.size() >= 2) {
+      stdv_top_tier_ = switches_[g[0].first].tier;
+      stdv_groups_.push_back(std::move(g));
+    }
+  }
 }
 
 void Network::build_components() {
@@ -567,6 +587,18 @@ void Network::sample_queues() {
     const double mean = sum / static_cast<double>(n);
     TierStats& ts = tier_stats_[sw.tier];
     ts.stdv_sum += std::sqrt(std::max(0.0, sq / static_cast<double>(n) - mean * mean));
+    ++ts.stdv_samples;
+  }
+  for (const auto& g : stdv_groups_) {
+    double sum = 0, sq = 0;
+    for (const auto& [i, p] : g) {
+      const double q = static_cast<double>(switches_[i].eg[p].bytes);
+      sum += q;
+      sq += q * q;
+    }
+    const double n = static_cast<double>(g.size()), mean = sum / n;
+    TierStats& ts = tier_stats_[stdv_top_tier_];
+    ts.stdv_sum += std::sqrt(std::max(0.0, sq / n - mean * mean));
     ++ts.stdv_samples;
   }
 }

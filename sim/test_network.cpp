@@ -723,5 +723,34 @@ TEST(NicGroups, AGroupConfiguresOnlyItsHosts) {
   EXPECT_EQ(sender.net->totals().cnps_sent, a);
 }
 
+
+// The DRILL paper's top-tier queue STDV: per leaf, the spread of all spines' downlink queues
+// towards it. h0 (leaf0) and h4 (leaf2) send to leaf1 at line rate, sprayed round robin.
+// With leaf0-spine1 failed, spine0 gets 10G from leaf0 and 5G from leaf2 for its one 10G
+// downlink to leaf1 while spine1's carries 5G: spine0's queue towards leaf1 grows and
+// spine1's does not. With every link up each spine's downlink carries 10G: no spread.
+TEST(Network, TopTierStdvIsTheSpreadOfDownlinksTowardsALeaf) {
+  const std::string flows = std::string(LL_SIM_TEST_TMP) + "/stdv_flows.txt";
+  std::filesystem::create_directories(LL_SIM_TEST_TMP);
+  std::ofstream(flows) << "0us h0 h2 10MB\n0us h4 h3 10MB\n";
+  const std::string json = R"({"seed": 1, "duration": "2ms",
+    "topology": {"type": "leaf_spine", "spines": 2, "leaves": 3, "hosts_per_leaf": 2,
+                 "host_link": {"speed": "10G", "delay": "1us"}, "fabric_link": {"speed": "10G", "delay": "1us"}},
+    "nic": {"dcqcn": {"enable": false}},
+    "balancer": {"mode": "rr"},
+    "workload": {"traffic": [{"pattern": "file", "file": ")" + flows + R"("}]}})";
+  const SimRun failed(json, {R"(topology.failed_links=[{"between": ["leaf0", "spine1"]}])"});
+  const SimRun healthy(json);
+  const size_t spine = tier_index(*failed.net, "spine");
+  auto stdv = [&](const SimRun& r) {
+    const TierStats& t = r.net->tier_stats()[spine];
+    return t.stdv_samples ? t.stdv_sum / static_cast<double>(t.stdv_samples) : 0.0;
+  };
+  std::printf("[ stdv    ] spine tier: %.0f B with leaf0-spine1 failed, %.0f B with every link up\n", stdv(failed),
+              stdv(healthy));
+  EXPECT_GT(stdv(failed), 20'000.0);
+  EXPECT_LT(stdv(healthy), stdv(failed) / 10);
+}
+
 }  // namespace
 }  // namespace ll::sim
