@@ -106,22 +106,7 @@ def check_block(block, build_root, jobs):
         with open(path, "w") as f:
             f.write(pristine.replace(m["find"], m["replace"], 1))
         try:
-            lint = run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, block),
-                        "--top-module", spec.get("top", block_top(block))])
-            if lint.returncode:
-                verdict, note = "INVALID", "lint: " + first_line(lint.stdout, "%")
-            else:
-                b = build()
-                if b.returncode:
-                    verdict, note = "INVALID", "build: " + first_line(b.stdout, "error")
-                else:
-                    r = run(bench, env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
-                    if r.returncode == MISMATCH:
-                        verdict, note = "killed", first_line(r.stdout, "MISMATCH")
-                    elif r.returncode == 0:
-                        verdict, note = "SURVIVED", f"{spec['cycles']} cycles without a mismatch"
-                    else:
-                        verdict, note = "INVALID", f"bench exit {r.returncode}: " + first_line(r.stdout, "rror")
+            verdict, note = judge(spec, block, rtl_copy, vlt, build, bench)
         finally:
             with open(path, "w") as f:
                 f.write(pristine)
@@ -130,6 +115,71 @@ def check_block(block, build_root, jobs):
     # leave the scratch bench built from pristine RTL
     build()
     return results
+
+
+def judge(spec, block, rtl_copy, vlt, build, bench):
+    """The verdict on the mutated RTL in rtl_copy: lint, build (build()), run the bench."""
+    lint = run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, block),
+                "--top-module", spec.get("top", block_top(block))])
+    if lint.returncode:
+        return "INVALID", "lint: " + first_line(lint.stdout, "%")
+    b = build()
+    if b.returncode:
+        return "INVALID", "build: " + first_line(b.stdout, "error")
+    r = run(bench, env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+    if r.returncode == MISMATCH:
+        return "killed", first_line(r.stdout, "MISMATCH")
+    if r.returncode == 0:
+        return "SURVIVED", f"{spec['cycles']} cycles without a mismatch"
+    return "INVALID", f"bench exit {r.returncode}: " + first_line(r.stdout, "rror")
+
+
+def check_one(block, mutant_id, work, log, jobs=1):
+    """One job of scripts/jobs.py: a fresh scratch tree in work, with the mutant applied
+    (mutant_id None: the unmutated RTL, verdict "pass" when its bench passes), built and
+    judged alone. Returns (verdict, note); the tools' output goes to log."""
+    spec = load(block)
+    rtl_copy, bdir = os.path.join(work, "rtl"), os.path.join(work, "build")
+    if os.path.isdir(rtl_copy):
+        shutil.rmtree(rtl_copy)
+    shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
+    if mutant_id is not None:
+        ms = [m for m in spec["mutants"] if m["id"] == mutant_id]
+        if not ms:
+            return "INVALID", f"no mutant {mutant_id} in tb/{block}/mutants.json"
+        path = os.path.join(rtl_copy, os.path.relpath(ms[0]["file"], "rtl"))
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace(ms[0]["find"], ms[0]["replace"], 1))
+
+    def logged(p):
+        log.write(p.stdout[-20000:])
+        return p
+
+    cfg = logged(run(["cmake", "-S", ROOT, "-B", bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
+                      f"-DLL_BLOCKS={block}", f"-DLL_TB_SETS={spec['set']}", "-DLL_TRACE=OFF",
+                      "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"]))
+    if cfg.returncode:
+        return "INVALID", "cmake configure failed"
+    bench = [os.path.join(bdir, "tb", block, f"tb_{block}"), "--set", spec["set"], "--seed", str(spec.get("seed", 1)),
+             "--cycles", str(spec["cycles"]), "--no-wave", "--out", work]
+    vlt = sorted(glob.glob(os.path.join(rtl_copy, block, "*.vlt")))
+
+    def build():
+        return logged(run(["ninja", "-C", bdir, f"-j{jobs}", f"tb_{block}"]))
+    if mutant_id is None:
+        if build().returncode:
+            return "FAIL", "the unmutated bench does not build"
+        r = logged(run(bench, env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")))
+        if r.returncode != 0:
+            return "FAIL", f"the unmutated RTL does not pass its own bench (exit {r.returncode})"
+        return "pass", f"{spec['cycles']} cycles, no mismatch"
+    return judge(spec, block, rtl_copy, vlt, build, bench)
+
+
+def blocks_with_mutants():
+    return sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")))
 
 
 def block_top(block):
@@ -155,8 +205,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build-mutants"))
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     a = ap.parse_args()
-    blocks = a.blocks or sorted(os.path.basename(os.path.dirname(p))
-                                for p in glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")))
+    blocks = a.blocks or blocks_with_mutants()
     if not blocks:
         die("no tb/<block>/mutants.json found")
     t0 = time.time()
