@@ -300,7 +300,8 @@ def exec_job(d, task):
     write_json(os.path.join(d, "results", j["id"] + ".json"),
                {"id": j["id"], "key": j["key"], "ok": ok, "result": res,
                 "timing": {"wall_s": round(time.time() - t0, 3), "cpu_s": round(cpu, 3)},
-                "host": socket.gethostname(), "slurm_job": os.environ.get("SLURM_JOB_ID")})
+                "host": socket.gethostname(), "slurm_job": os.environ.get("SLURM_JOB_ID"),
+                "slurm_out": slurm_out(d)})
     return 0 if ok else 1
 
 
@@ -325,10 +326,16 @@ def state(d, man):
     return out
 
 
+def slurm_out(d):
+    """The array task's own output file (sbatch --output %A_%a.out), when in an array."""
+    arr, task = os.environ.get("SLURM_ARRAY_JOB_ID"), os.environ.get("SLURM_ARRAY_TASK_ID")
+    return os.path.join(d, "slurm", f"{arr}_{task}.out") if arr and task else None
+
+
 def log_paths(d, j, r):
     paths = [os.path.join(d, "logs", j["id"] + ".log")]
-    if r and r.get("slurm_job"):
-        paths += glob.glob(os.path.join(d, "slurm", f"*_{r['slurm_job']}.out")) or []
+    if r and r.get("slurm_out") and os.path.isfile(r["slurm_out"]):
+        paths.append(r["slurm_out"])
     return paths
 
 
@@ -395,7 +402,7 @@ def run_slurm(d, man, todo, a):
                 "--chdir", ROOT, "--output", os.path.join(sd, "%A_%a.out")] + slurm_opts(a, minutes, mb)
                + ["--wrap", " ".join(shlex.quote(c) for c in me() + ["exec", d])])
         arr_id = sbatch(cmd)
-        print(f"jobs: array {arr_id}: {len(todo)} tasks ({arr}), {minutes} min and {a.mem or str(mb) + 'M'} each")
+        print(f"jobs: array {arr_id}: {len(todo)} task{'s' if len(todo) != 1 else ''} ({arr}), {minutes} min and {a.mem or str(mb) + 'M'} each")
         dep = ["--dependency", f"afterany:{arr_id}", "--kill-on-invalid-dep=yes"]
     gout = os.path.join(sd, "gather-%j.out")
     cmd = (["sbatch", "--parsable", "--job-name", name + "-gather", "--chdir", ROOT, "--output", gout] + dep
@@ -429,7 +436,16 @@ def status(d, quiet=False):
               f"{counts['pending']} pending")
         for i, j, s, r in st:
             if s == "failed":
-                print(f"jobs: FAILED {j['id']} (task {i}): log {', '.join(log_paths(d, j, r))}")
+                res = r.get("result", {})
+                why = f"exit {res['rc']}" if "rc" in res else res.get("error", res.get("verdict", ""))
+                logs = log_paths(d, j, r)
+                print(f"jobs: FAILED {j['id']} (task {i}{', ' + why if why else ''}): log {', '.join(logs)}")
+                try:
+                    with open(logs[0]) as f:
+                        tail = f.read().splitlines()[-4:]
+                    print("".join(f"    | {t[:200]}\n" for t in tail), end="")
+                except OSError:
+                    pass
         for i, j, s, r in st:
             if s == "pending":
                 print(f"jobs: NOT RUN {j['id']} (task {i})" + (f": see {os.path.join(d, 'slurm')}" if os.path.isdir(os.path.join(d, "slurm")) else ""))

@@ -175,12 +175,12 @@ def job_list(build, sim, cycles):
         if "--cycles" in cmd:
             cmd[cmd.index("--cycles") + 1] = str(cycles)
         out.append({"id": n, "kind": "tb", "args": {"cmd": cmd, "cwd": cwd, "env": env}})
-    e = ex.load("dcqcn_marking")
+    e = ex.load("dcqcn_loss")
     _, seeds, _, _, jl = ex.plan(e, False)
     for labels, sets, seed in jl[:4]:
         tag = "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}"
-        out.append({"id": f"dcqcn_marking.{tag}", "kind": "exp",
-                    "args": {"name": "dcqcn_marking", "full": False, "labels": labels, "sets": sets,
+        out.append({"id": f"dcqcn_loss.{tag}", "kind": "exp",
+                    "args": {"name": "dcqcn_loss", "full": False, "labels": labels, "sets": sets,
                              "seed": seed, "sim": sim}})
     out.append({"id": FAIL_ID, "kind": "cmd",
                 "args": {"cmd": ["sh", "-c", "echo this job fails on purpose; exit 7"]}})
@@ -226,12 +226,12 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cycles", type=int, default=1000000, help="cycles per lockstep run")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("--with", dest="with_cmd", metavar="CMD",
+                    help="instead of the test: start the cluster, run the shell command CMD with SLURM_CONF "
+                         "pointing at it (e.g. 'make experiment NAME=dcqcn_loss RUNNER=slurm'), stop it")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     sims = [os.path.join(build, "sim", "lossless_sim"), os.path.join(build, "tools", "sim", "lossless_sim")]
-    sim = next((s for s in sims if os.access(s, os.X_OK)), None)
-    if sim is None:
-        die(f"no simulator ({' or '.join(sims)}): make sim")
     missing = [d for d in DAEMONS if not shutil.which(d) and not os.path.exists(f"/usr/sbin/{d}")]
     if os.geteuid() == 0:
         sudo = []
@@ -246,6 +246,21 @@ def main():
     os.environ["PATH"] += ":/usr/sbin:/sbin"
     tmp = tempfile.mkdtemp(prefix="ll-slurm-")
     os.chmod(tmp, 0o755)
+    if a.with_cmd:
+        cl = Cluster(tmp, sudo)
+        try:
+            cl.start()
+            say(f"cluster up ({cl.conf}); running: {a.with_cmd}")
+            t0 = time.time()
+            rc = subprocess.run(a.with_cmd, shell=True, env=cl.env).returncode
+            say(f"exit {rc} after {time.time() - t0:.1f} s")
+        finally:
+            cl.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(rc)
+    sim = next((s for s in sims if os.access(s, os.X_OK)), None)
+    if sim is None:
+        die(f"no simulator ({' or '.join(sims)}): make sim")
     jl = job_list(build, sim, a.cycles)
     lst = os.path.join(tmp, "jobs.json")
     with open(lst, "w") as f:
