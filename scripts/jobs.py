@@ -36,6 +36,7 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -258,7 +259,12 @@ def kind_mutant(args, log):
     import mutants as mu
     verdict, note = mu.check_one(args["block"], args["mutant"], args["work"], log)
     log.write(f"{args['block']} {args['mutant'] or 'unmutated'}: {verdict} {note}\n")
-    ok = verdict == ("pass" if args["mutant"] is None else verdict)
+    # a job that ran to its verdict is done (the gather judges it); an unmutated bench must pass
+    ok = verdict == "pass" if args["mutant"] is None else True
+    if verdict in ("pass", "killed"):  # a scratch build per mutant: keep only the surprising ones
+        shutil.rmtree(args["work"], ignore_errors=True)
+    else:
+        log.write(f"scratch tree kept: {args['work']}\n")
     return ok, {"verdict": verdict, "note": note}
 
 
@@ -290,7 +296,7 @@ def exec_job(d, task):
         log.write(f"job {j['id']} ({j['kind']}) task {task} on {socket.gethostname()}\n")
         try:
             ok, res = KINDS[j["kind"]](j["args"], log)
-        except Exception as err:  # noqa: BLE001 - any crash is this job's failure, in its log
+        except (Exception, SystemExit) as err:  # noqa: BLE001 - any crash is this job's failure, in its log
             import traceback
             traceback.print_exc(file=log)
             ok, res = False, {"error": f"{type(err).__name__}: {err}"}
@@ -464,6 +470,9 @@ def execute(d, a):
           f"running {len(todo)} ({a.runner})", flush=True)
     t0 = time.time()
     if a.runner == "slurm":
+        if not shutil.which("sbatch"):
+            raise Bad("RUNNER=slurm: no sbatch here (make deps installs the Slurm client; SLURM_CONF or "
+                      "/etc/slurm/slurm.conf must name the cluster)")
         rc = run_slurm(d, man, todo, a)
         print(f"jobs: slurm run {time.time() - t0:.1f} s")
         return rc
@@ -550,7 +559,7 @@ def gather_synth(d, man, st, results):
     if not g["smoke"]:  # as synth.py: every configuration's report
         for r in rs:
             sy.write_report(r, os.path.join(ROOT, "synth", "reports", r["block"]))
-    return sy.finish(rs, 0, sel, g["smoke"], g["update_baseline"], g["work"], time.time())
+    return sy.finish(rs, 0, sel, g["smoke"], g["update_baseline"], g["work"], man.get("planned", time.time()))
 
 
 GATHERS = {"list": gather_list, "soak": gather_soak, "experiments": gather_experiments,
@@ -616,7 +625,7 @@ def main():
             if len(set(ids)) != len(ids):
                 raise Bad("two jobs with one id")
             write_json(os.path.join(d, "manifest.json"), {"flow": a.flow, "root": ROOT, "dir": d, "jobs": jobs,
-                                                          "gather": gather_args})
+                                                          "gather": gather_args, "planned": time.time()})
             sys.exit(execute(d, a))
         if a.cmd == "resume":
             sys.exit(execute(os.path.abspath(a.dir), a))
