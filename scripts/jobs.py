@@ -23,8 +23,9 @@ result exists, says ok, and carries the job's key: a hash of the job and of its 
 (RTL and bench sources, the executables' size and time, the experiment's files), so a
 re-run skips done jobs and redoes those whose inputs changed (resumable sweeps). Slurm:
 one `sbatch --array` of the unfinished jobs (its time and memory the largest any of them
-asks, overridable), then a gather job with `--dependency=afterany:<array>`, waited for with
-`sbatch --wait` (its exit status is this command's). --partition, --account, --time,
+asks, overridable), then a gather job with `--dependency=afterany:<array>`, waited for
+(squeue once a second; its exit status, which it writes beside its output, is this
+command's). --partition, --account, --time,
 --mem, --max-parallel and --sbatch-arg pass through to sbatch.
 """
 import argparse
@@ -411,26 +412,45 @@ def run_slurm(d, man, todo, a):
         print(f"jobs: array {arr_id}: {len(todo)} task{'s' if len(todo) != 1 else ''} ({arr}), {minutes} min and {a.mem or str(mb) + 'M'} each")
         dep = ["--dependency", f"afterany:{arr_id}", "--kill-on-invalid-dep=yes"]
     gout = os.path.join(sd, "gather-%j.out")
-    cmd = (["sbatch", "--parsable", "--job-name", name + "-gather", "--chdir", ROOT, "--output", gout] + dep
-           + slurm_opts(a, *GATHER_LIMITS) + (["--wait"] if not a.no_wait else [])
-           + ["--wrap", " ".join(shlex.quote(c) for c in me() + ["gather", d])])
-    print("jobs: " + " ".join(shlex.quote(c) for c in cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    gid = p.stdout.strip().split(";")[0]
-    if a.no_wait:
-        if p.returncode != 0:
-            raise Bad(f"sbatch failed (exit {p.returncode}): {p.stderr.strip()}")
-        print(f"jobs: gather job {gid} runs after the array; its output: {gout.replace('%j', gid)}; "
-              f"then: jobs.py status {d}")
-        return 0
+    gid = sbatch(["sbatch", "--parsable", "--job-name", name + "-gather", "--chdir", ROOT, "--output", gout] + dep
+                 + slurm_opts(a, *GATHER_LIMITS) + ["--wrap", " ".join(shlex.quote(c) for c in me() + ["gather", d])])
     out = gout.replace("%j", gid)
-    if gid and os.path.isfile(out):
+    if a.no_wait:
+        print(f"jobs: gather job {gid} runs after the array; its output: {out}; then: jobs.py status {d}")
+        return 0
+    state = wait_job(gid)
+    if os.path.isfile(out):
         with open(out) as f:
             sys.stdout.write(f.read())
-    else:
-        print(p.stderr, file=sys.stderr)
-    print(f"jobs: gather job {gid or '?'} exit {p.returncode} ({out})")
-    return p.returncode
+    rc_file = os.path.join(sd, f"gather-{gid}.rc")
+    if not os.path.isfile(rc_file):
+        print(f"jobs: gather job {gid} ended ({state}) without an exit status ({out})", file=sys.stderr)
+        return 1
+    with open(rc_file) as f:
+        rc = int(f.read().strip() or 1)
+    print(f"jobs: gather job {gid} exit {rc} ({out})")
+    return rc
+
+
+def wait_job(jid, poll=1.0):
+    """Until the job has left the queue (or reached an end state): its last state. The
+    exit status comes from the file the gather writes, so no accounting database is needed."""
+    last, since_ok = "PENDING", time.time()
+    ends = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
+            "BOOT_FAIL", "DEADLINE"}
+    while True:
+        p = subprocess.run(["squeue", "-h", "-j", jid, "-o", "%T"], capture_output=True, text=True)
+        if p.returncode == 0:
+            since_ok = time.time()
+            st = p.stdout.strip()
+            if not st or st in ends:
+                return st or last
+            last = st
+        elif "Invalid job id" in p.stderr:
+            return last
+        elif time.time() - since_ok > 120:
+            raise Bad(f"squeue has failed for 2 minutes: {p.stderr.strip()}")
+        time.sleep(poll)
 
 
 def status(d, quiet=False):
@@ -636,7 +656,12 @@ def main():
             task = a.task if a.task is not None else int(os.environ.get("SLURM_ARRAY_TASK_ID", "-1"))
             sys.exit(exec_job(os.path.abspath(a.dir), task))
         if a.cmd == "gather":
-            sys.exit(gather(os.path.abspath(a.dir)))
+            d = os.path.abspath(a.dir)
+            rc = gather(d)
+            if os.environ.get("SLURM_JOB_ID"):  # for the waiting `jobs.py run` (no accounting needed)
+                with open(os.path.join(d, "slurm", f"gather-{os.environ['SLURM_JOB_ID']}.rc"), "w") as f:
+                    f.write(f"{rc}\n")
+            sys.exit(rc)
     except Bad as err:
         sys.exit(f"jobs: {err}")
 

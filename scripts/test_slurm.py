@@ -103,6 +103,7 @@ MpiDefault=none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/backfill
+SchedulerParameters=sched_min_interval=100000,batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 ReturnToService=2
@@ -163,7 +164,12 @@ def job_list(build, sim, cycles):
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import experiments as ex
     import jobs
-    tests = {n: (cmd, cwd, env) for n, cmd, cwd, env in jobs.ctest_tests(build, "tb")}
+    tests = {}
+    for label in ("tb.marker", "tb.pfc_codec"):
+        try:
+            tests.update({n: (cmd, cwd, env) for n, cmd, cwd, env in jobs.ctest_tests(build, label)})
+        except jobs.Bad as err:
+            die(str(err))
     want = ["tb.marker.s0.seed1", "tb.marker.s0.seed2", "tb.marker.s1.seed1", "tb.marker.s1.seed2",
             "tb.pfc_codec.c0.seed1", "tb.pfc_codec.c0.seed2"]
     out = []
@@ -254,7 +260,8 @@ def main():
             say(f"exit {rc} after {time.time() - t0:.1f} s")
         finally:
             cl.stop()
-            shutil.rmtree(tmp, ignore_errors=True)
+            if not a.keep:
+                shutil.rmtree(tmp, ignore_errors=True)
         sys.exit(rc)
     sim = next((s for s in sims if os.access(s, os.X_OK)), None)
     if sim is None:
