@@ -371,6 +371,10 @@ def finish(e, full, rows, out, command):
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     if os.path.isdir(final):
+        # the quick form's runs/ lives inside its results folder: keep it (summary.md points at it)
+        inside = os.path.relpath(runs, final)
+        if not inside.startswith("..") and os.path.isdir(runs):
+            os.rename(runs, os.path.join(out, inside))
         shutil.rmtree(final)
     os.rename(out, final)
     return means, verdicts

@@ -253,7 +253,9 @@ def kind_exp(args, log):
         log.write(f"{err}\n")
         return False, {"error": str(err)}
     log.write(json.dumps(vals) + "\n")
-    return True, {"metrics": vals}
+    run_dir = os.path.join(runs, "_".join(f"{k}-{v}" for k, v in args["labels"].items()) + f"_seed{args['seed']}")
+    # the gather reads the run's files too (time series): done only while they are there
+    return True, {"metrics": vals}, [os.path.join(run_dir, "summary.json")]
 
 
 def kind_mutant(args, log):
@@ -296,7 +298,7 @@ def exec_job(d, task):
     with open(log_path, "w") as log:
         log.write(f"job {j['id']} ({j['kind']}) task {task} on {socket.gethostname()}\n")
         try:
-            ok, res = KINDS[j["kind"]](j["args"], log)
+            ok, res, *needs = KINDS[j["kind"]](j["args"], log)
         except (Exception, SystemExit) as err:  # noqa: BLE001 - any crash is this job's failure, in its log
             import traceback
             traceback.print_exc(file=log)
@@ -305,7 +307,7 @@ def exec_job(d, task):
     c0b, c1b = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
     cpu = (c0b.ru_utime + c0b.ru_stime - c0.ru_utime - c0.ru_stime) + (c1b.ru_utime + c1b.ru_stime - c1.ru_utime - c1.ru_stime)
     write_json(os.path.join(d, "results", j["id"] + ".json"),
-               {"id": j["id"], "key": j["key"], "ok": ok, "result": res,
+               {"id": j["id"], "key": j["key"], "ok": ok, "result": res, "needs": needs[0] if needs else [],
                 "timing": {"wall_s": round(time.time() - t0, 3), "cpu_s": round(cpu, 3)},
                 "host": socket.gethostname(), "slurm_job": os.environ.get("SLURM_JOB_ID"),
                 "slurm_out": slurm_out(d)})
@@ -326,7 +328,7 @@ def state(d, man):
     out = []
     for i, j in enumerate(man["jobs"]):
         r = read_json(os.path.join(d, "results", j["id"] + ".json"))
-        if r is None or r.get("key") != j["key"]:
+        if r is None or r.get("key") != j["key"] or not all(os.path.exists(p) for p in r.get("needs", [])):
             out.append((i, j, "pending", None))
         else:
             out.append((i, j, "done" if r.get("ok") else "failed", r))
