@@ -60,10 +60,10 @@ def safe(s):
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", s)
 
 
-def write_json(path, obj):
+def write_json(path, obj, sort=True):
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=True)
+        json.dump(obj, f, indent=1, sort_keys=sort)
         f.write("\n")
     os.replace(tmp, path)  # a reader never sees half a file
 
@@ -647,7 +647,8 @@ def main():
             if len(set(ids)) != len(ids):
                 raise Bad("two jobs with one id")
             write_json(os.path.join(d, "manifest.json"), {"flow": a.flow, "root": ROOT, "dir": d, "jobs": jobs,
-                                                          "gather": gather_args, "planned": time.time()})
+                                                          "gather": gather_args, "planned": time.time()},
+                       sort=False)  # the order of a point's labels names its run directory
             sys.exit(execute(d, a))
         if a.cmd == "resume":
             sys.exit(execute(os.path.abspath(a.dir), a))
