@@ -239,10 +239,11 @@ def main():
     missing = [d for d in DAEMONS if not shutil.which(d) and not os.path.exists(f"/usr/sbin/{d}")]
     if os.geteuid() == 0:
         sudo = []
-    elif subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+    elif shutil.which("sudo") and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
         sudo = ["sudo", "-n"]
     else:
-        say("SKIP: the Slurm and munge daemons need root: not root and `sudo -n` is not allowed here "
+        why = "`sudo -n true` is refused" if shutil.which("sudo") else "sudo is not installed"
+        say(f"SKIP: the Slurm and munge daemons need root: not root and {why} "
             "(run as root, or allow sudo without a password, to run this test)")
         return
     if missing:
