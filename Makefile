@@ -17,6 +17,10 @@
 #   make synth     synthesise every configuration; writes synth/reports and the README table
 #   make equiv     prove the generic and IHP SG13G2 netlists equivalent to the RTL (Yosys equiv_*), with a negative test
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
+#   make soak RUNNER=slurm  soak, mutants, synth, experiment(s) as one Slurm job array and a gather job
+#                  (RUNNER=local: the same jobs in a local pool; SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME,
+#                  SLURM_MEM pass through; a re-run skips the jobs done; README "Running on a cluster")
+#   make slurm-test  scripts/jobs.py on a one-node Slurm started on 127.0.0.1 (root or sudo -n; else it skips)
 #   make coverage  Verilator line/toggle coverage of every block under its bench (build/coverage/)
 #   make regmap    regenerate register maps from rtl/<block>/<block>_regs.json
 #   make params    regenerate parameter checks from rtl/<block>/<block>_params.json
@@ -37,7 +41,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 # failing target stops the recipe before the time is printed.
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
-.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv soak regmap regmap-check \
+.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv soak regmap regmap-check slurm-test \
         demo sim tools bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
@@ -79,11 +83,19 @@ unit: build
 tb: build
 	$(CTEST) -L tb
 
+# RUNNER=local|slurm: the heavy flows as job lists (scripts/jobs.py; README "Running on a
+# cluster"): a local pool of JOBS, or one Slurm array and a gather job after it. The run
+# directory is $(BUILD)/jobs/<flow>; a re-run skips the jobs already done there.
+RUNNER ?=
+JOBS_RUN = $(PYTHON) scripts/jobs.py run --runner $(RUNNER) --jobs $(JOBS) \
+           $(if $(SLURM_PARTITION),--partition '$(SLURM_PARTITION)') $(if $(SLURM_ACCOUNT),--account '$(SLURM_ACCOUNT)') \
+           $(if $(SLURM_TIME),--time '$(SLURM_TIME)') $(if $(SLURM_MEM),--mem '$(SLURM_MEM)')
+
 mutants: configure
-	$(PYTHON) scripts/mutants.py -j $(JOBS)
+	$(if $(RUNNER),$(JOBS_RUN) mutants --out $(BUILD)/jobs/mutants,$(PYTHON) scripts/mutants.py -j $(JOBS))
 
 synth:
-	$(PYTHON) scripts/synth.py -j $(JOBS)
+	$(if $(RUNNER),$(JOBS_RUN) synth --out $(BUILD)/jobs/synth,$(PYTHON) scripts/synth.py -j $(JOBS))
 
 synth-smoke:
 	$(PYTHON) scripts/test_synth_budget.py --quiet
@@ -94,7 +106,11 @@ equiv:
 	$(PYTHON) scripts/equiv.py --selftest -j $(JOBS)
 
 soak: build
-	LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0
+	$(if $(RUNNER),$(JOBS_RUN) soak --out $(BUILD)/jobs/soak --build $(BUILD) --cycles 100000000,LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0)
+
+# A one-node Slurm on 127.0.0.1 runs a small job array; its results must equal a local run's.
+slurm-test: build
+	@$(PYTHON) scripts/test_slurm.py --build $(BUILD)
 
 coverage:
 	$(PYTHON) scripts/coverage.py -j $(JOBS) --build $(BUILD)/coverage/build --out $(BUILD)/coverage
@@ -126,12 +142,12 @@ bench: sim
 EXP_FLAGS = $(if $(FULL),--full,--swap-check)
 experiments: configure
 	@cmake --build $(BUILD) --target lossless_sim
-	@$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim $(EXP_FLAGS)
+	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiments$(if $(FULL),-full) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim) $(EXP_FLAGS)
 
 experiment: configure
 	@test -n "$(NAME)" || { echo "make experiment: give NAME=<one of sim/experiments/>" >&2; exit 2; }
 	@cmake --build $(BUILD) --target lossless_sim
-	@$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME) $(EXP_FLAGS)
+	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiment-$(NAME)$(if $(FULL),-full) --name $(NAME) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME)) $(EXP_FLAGS)
 
 peers: deps configure
 	@cmake --build $(BUILD) --target lossless_sim
@@ -153,6 +169,7 @@ test: deps
 	$(call STAGE,tools,tools without Verilator); \
 	$(call STAGE,unit,unit tests); \
 	$(call STAGE,tb,lockstep benches); \
+	$(call STAGE,slurm-test,Slurm job array); \
 	$(call STAGE,mutants,mutants); \
 	$(call STAGE,synth-smoke,synthesis smoke); \
 	$(call STAGE,equiv,netlist equivalence); \

@@ -19,7 +19,11 @@ PACKAGES=(
   pyflakes3                                             # Python lint (make lint)
   opensta                                               # static timing (make synth)
   z3 boolector                                          # formal (yosys-smtbmc)
+  slurm-wlm munge                                       # cluster runs (scripts/jobs.py, test_slurm.py)
 )
+# Packages that ship daemons: installed, never started or left enabled (scripts/test_slurm.py
+# starts its own on 127.0.0.1 from a temporary directory and stops them).
+DAEMONS=(munge slurmctld slurmd slurmdbd)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -42,5 +46,31 @@ fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+# policy-rc.d exit 101 tells the packages' maintainer scripts not to start any service;
+# an existing one (e.g. a container's) is kept and restored.
+policy=/usr/sbin/policy-rc.d
+saved=""
+if $SUDO test -e "$policy"; then saved=$($SUDO mktemp); $SUDO cp -p "$policy" "$saved"; fi
+restore_policy() {
+  if [ -n "$saved" ]; then $SUDO mv -f "$saved" "$policy"; else $SUDO rm -f "$policy"; fi
+}
+trap restore_policy EXIT
+printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+$SUDO chmod 755 "$policy"
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# the packages enable their units at install time: disable them again (offline, no daemon
+# is contacted; a machine without systemd has nothing to disable). No pipes here: under
+# pipefail a `| grep -q` that exits early would fail the test itself.
+if command -v systemctl >/dev/null 2>&1; then
+  for d in "${DAEMONS[@]}"; do
+    if systemctl is-enabled --quiet "$d.service" 2>/dev/null; then
+      $SUDO systemctl disable --quiet "$d.service" >/dev/null 2>&1 || true
+      if systemctl is-enabled --quiet "$d.service" 2>/dev/null; then
+        echo "deps: could not disable $d.service (run: sudo systemctl disable $d)" >&2
+        exit 1
+      fi
+      echo "deps: $d.service installed, left disabled"
+    fi
+  done
+fi
 echo "deps: done"

@@ -291,23 +291,37 @@ def plot_series(e, pts, seed, runs, out):
     return pngs
 
 
-def run_experiment(e, sim, full, jobs, out, command):
+def plan(e, full):
+    """The experiment's runs: (form, seeds, runs directory, points, [(labels, sets, seed)])."""
     form = "full" if full else "quick"
     seeds = e[form].get("seeds", [1])
     if full and len(seeds) < 3:
         raise Bad(f"{e['name']}: a full run needs at least 3 seeds")
     runs = os.path.join(ROOT, "build", "experiments", e["name"] + ("-full" if full else ""), "runs")
-    final, out = out, out + ".partial"  # the old results stay until the new ones are complete
-    for d in (out, runs):
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        os.makedirs(d)
     pts = points(e, form)
-    jobs_list = [(labels, sets, seed) for labels, sets in pts for seed in seeds]
+    return form, seeds, runs, pts, [(labels, sets, seed) for labels, sets in pts for seed in seeds]
+
+
+def run_experiment(e, sim, full, jobs, out, command):
+    form, seeds, runs, pts, jobs_list = plan(e, full)
+    if os.path.isdir(runs):
+        shutil.rmtree(runs)
+    os.makedirs(runs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         futs = [(labels, seed, ex.submit(run_point, sim, e, form, labels, sets, seed, runs))
                 for labels, sets, seed in jobs_list]
         rows = [(labels, seed, f.result()) for labels, seed, f in futs]
+    return finish(e, full, rows, out, command)
+
+
+def finish(e, full, rows, out, command):
+    """Everything after the runs: rows are (labels, seed, metrics) in plan() order (a local
+    pool here, or scripts/jobs.py gathering a job array's results)."""
+    form, seeds, runs, pts, _ = plan(e, full)
+    final, out = out, out + ".partial"  # the old results stay until the new ones are complete
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
     fluid = run_fluid(e, pts, out)
     axes = [a["name"] for a in e["axes"]]
     metrics = list(e["metrics"])
@@ -357,9 +371,32 @@ def run_experiment(e, sim, full, jobs, out, command):
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     if os.path.isdir(final):
+        # the quick form's runs/ lives inside its results folder: keep it (summary.md points at it)
+        inside = os.path.relpath(runs, final)
+        if not inside.startswith("..") and os.path.isdir(runs):
+            os.rename(runs, os.path.join(out, inside))
         shutil.rmtree(final)
     os.rename(out, final)
     return means, verdicts
+
+
+def verdict(e, means, verdicts, out, full, swap_check):
+    """Prints the claims' tally; returns the failed direction assertions (quick form)."""
+    n, problems = e["name"], []
+    print(f"{n}: {sum(verdicts)}/{len(verdicts)} claims agree; {out}/summary.md")
+    if not full:
+        for fail in check_asserts(e, means, False):
+            problems.append(f"{n}: {fail}")
+        if swap_check:
+            swapped = check_asserts(e, means, True)
+            if len(swapped) != len(e.get("asserts", [])):
+                problems.append(f"{n}: an assertion still holds with its sides swapped (it cannot fail)")
+        print(f"{n}: {len(e.get('asserts', []))} direction assertions checked")
+    return problems
+
+
+def out_dir(name, full, out=None):
+    return os.path.join(ROOT, "results", name) if full else os.path.join(out or os.path.join(ROOT, "build", "experiments"), name)
 
 
 def write_index(check=False):
@@ -432,17 +469,9 @@ def main():
     try:
         for n in names:
             e = load(n)
-            out = os.path.join(ROOT, "results", n) if a.full else os.path.join(a.out or os.path.join(ROOT, "build", "experiments"), n)
+            out = out_dir(n, a.full, a.out)
             means, verdicts = run_experiment(e, a.sim, a.full, a.jobs, out, command)
-            print(f"{n}: {sum(verdicts)}/{len(verdicts)} claims agree; {out}/summary.md")
-            if not a.full:
-                for fail in check_asserts(e, means, False):
-                    problems.append(f"{n}: {fail}")
-                if a.swap_check:
-                    swapped = check_asserts(e, means, True)
-                    if len(swapped) != len(e.get("asserts", [])):
-                        problems.append(f"{n}: an assertion still holds with its sides swapped (it cannot fail)")
-                print(f"{n}: {len(e.get('asserts', []))} direction assertions checked")
+            problems += verdict(e, means, verdicts, out, a.full, a.swap_check)
         write_index(check=not a.full)  # a quick run checks the committed tables are current
     except Bad as err:
         sys.exit(f"experiments: {err}")

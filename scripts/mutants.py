@@ -203,6 +203,73 @@ def assertion_stop(text):
     return "%Error:" in text and ("Verilog $stop" in text or "Assertion failed" in text)
 
 
+def check_one(block, mutant_id, work, log, jobs=1):
+    """One job of scripts/jobs.py, with the same rule as check_block: a fresh scratch tree in
+    work with the mutant applied (mutant_id None: the unmutated RTL, verdict "pass" when every
+    CI set and seed passes), tried on the mutation set with every CI seed, then on the other
+    sets, stopping at the first kill. Returns (verdict, note); the tools' output goes to log."""
+    spec = load(block)
+    rtl_copy = os.path.join(work, "rtl")
+    if os.path.isdir(rtl_copy):
+        shutil.rmtree(rtl_copy)
+    shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
+    if mutant_id is not None:
+        ms = [m for m in spec["mutants"] if m["id"] == mutant_id]
+        if not ms:
+            return "INVALID", f"no mutant {mutant_id} in tb/{block}/mutants.json"
+        path = os.path.join(rtl_copy, os.path.relpath(ms[0]["file"], "rtl"))
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace(ms[0]["find"], ms[0]["replace"], 1))
+
+    def logged(p):
+        log.write(p.stdout[-20000:])
+        return p
+    sets, seeds = ci_sets_and_seeds(block)
+    first = spec.get("seed", seeds[0])
+    seeds = [first] + [s for s in seeds if s != first]
+    order = [spec["set"]] + [s for s in sets if s != spec["set"]]
+    if mutant_id is not None:
+        vlt = sorted(glob.glob(os.path.join(rtl_copy, block, "*.vlt")))
+        lint = logged(run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, block),
+                           "--top-module", spec.get("top", block_top(block))]))
+        if lint.returncode:
+            return "INVALID", "lint: " + first_line(lint.stdout, "%")
+    bad = "FAIL" if mutant_id is None else "INVALID"
+    for name in order:
+        bdir = os.path.join(work, f"build-{name}")
+        cfg = logged(run(["cmake", "-S", ROOT, "-B", bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
+                          f"-DLL_BLOCKS={block}", f"-DLL_TB_SETS={name}", "-DLL_TRACE=OFF",
+                          "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"]))
+        if cfg.returncode:
+            return bad, f"cmake configure failed (set {name})"
+        b = logged(run(["ninja", "-C", bdir, f"-j{jobs}", f"tb_{block}"]))
+        if b.returncode:
+            return bad, f"build (set {name}): " + first_line(b.stdout, "error")
+        exe = os.path.join(bdir, "tb", block, f"tb_{block}")
+        for seed in seeds:
+            r = logged(run([exe, "--set", name, "--seed", str(seed), "--cycles", str(spec["cycles"]), "--no-wave",
+                            "--out", work], env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")))
+            if mutant_id is None:
+                if r.returncode != 0:
+                    return "FAIL", f"the unmutated RTL does not pass its own bench (set {name} seed {seed}, exit {r.returncode})"
+                continue
+            if r.returncode == MISMATCH:
+                return "killed", f"set {name} seed {seed}: " + first_line(r.stdout, "MISMATCH")
+            if r.returncode != 0 and assertion_stop(r.stdout):
+                return "killed", f"set {name} seed {seed}: RTL assertion: " + first_line(r.stdout, "%Error")
+            if r.returncode != 0:
+                return "INVALID", f"set {name} seed {seed}: bench exit {r.returncode}: " + first_line(r.stdout, "rror")
+    if mutant_id is None:
+        return "pass", f"every set ({', '.join(order)}) and seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles, no mismatch"
+    return "SURVIVED", f"no mismatch on any set ({', '.join(order)}) or seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles each"
+
+
+def blocks_with_mutants():
+    return sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")))
+
+
 def block_top(block):
     # the block's top is declared in its tb CMakeLists (TOP <module>)
     text = open(os.path.join(ROOT, "tb", block, "CMakeLists.txt")).read()
@@ -228,8 +295,7 @@ def main():
     ap.add_argument("--only", action="append", metavar="ID",
                     help="run only this mutant id (repeatable; with one block)")
     a = ap.parse_args()
-    blocks = a.blocks or sorted(os.path.basename(os.path.dirname(p))
-                                for p in glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")))
+    blocks = a.blocks or blocks_with_mutants()
     if not blocks:
         die("no tb/<block>/mutants.json found")
     t0 = time.time()

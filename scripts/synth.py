@@ -930,6 +930,27 @@ def expected_seconds(block, name):
         return 0.0
 
 
+def select(blocks, configs, smoke):
+    """The configurations to run: [(block, configs.json, config)] in configs.json order."""
+    all_blocks = sorted(os.path.basename(os.path.dirname(p))
+                        for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json")))
+    for b in blocks or []:
+        if b not in all_blocks:
+            die(f"unknown block '{b}' (have {', '.join(all_blocks)})")
+    jobs = []
+    for b in blocks or all_blocks:
+        spec = load_configs(b)
+        for c in spec["configs"]:
+            if smoke and not c.get("smoke"):
+                continue
+            if configs and c["name"] not in configs:
+                continue
+            jobs.append((b, spec, c))
+    if not jobs:
+        die("no configuration selected")
+    return jobs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true")
@@ -943,23 +964,7 @@ def main():
     if a.check_baseline:
         check_baseline_file(a.check_baseline)
     out = a.out or os.path.join(ROOT, "build", "synth")
-    all_blocks = sorted(os.path.basename(os.path.dirname(p))
-                        for p in glob.glob(os.path.join(ROOT, "synth", "*", "configs.json")))
-    for b in a.block or []:
-        if b not in all_blocks:
-            die(f"unknown block '{b}' (have {', '.join(all_blocks)})")
-    blocks = a.block or all_blocks
-    jobs = []
-    for b in blocks:
-        spec = load_configs(b)
-        for c in spec["configs"]:
-            if a.smoke and not c.get("smoke"):
-                continue
-            if a.config and c["name"] not in a.config:
-                continue
-            jobs.append((b, spec, c))
-    if not jobs:
-        die("no configuration selected")
+    jobs = select(a.block, a.config, a.smoke)
     t0 = time.time()
     results, failed = [], 0
     # longest first (by the last committed report's time): the pool finishes sooner
@@ -985,11 +990,17 @@ def main():
                   f"xc7 {r['xc7_lut']} LUT / {r['xc7_ff']} FF / {r['xc7_dsp']} DSP, "
                   f"iCE40 {fmt(r.get('ice40_lc'))} LC @ {fmt(r.get('ice40_fmax_mhz'), 1)} MHz "
                   f"[{r['seconds']} s, STA {st['seconds']} s]", flush=True)
+    sys.exit(finish(results, failed, jobs, a.smoke, a.update_baseline, out, t0))
+
+
+def finish(results, failed, jobs, smoke, update_baseline, out, t0):
+    """After the runs (a local pool here, or scripts/jobs.py gathering a job array): order,
+    baseline, budgets, self-test, smoke.json or README table. Returns the exit status."""
     order = {(b, c["name"]): i for i, (b, _, c) in enumerate(jobs)}
     results.sort(key=lambda r: order[(r["block"], r["config"])])
 
     base = json.load(open(BASELINE)) if os.path.exists(BASELINE) else {}
-    if a.update_baseline:
+    if update_baseline:
         if failed:
             die("not updating the baseline: a configuration failed")
         for r in results:
@@ -1006,7 +1017,7 @@ def main():
         print(f"synth: baseline self-test: a tampered baseline is rejected on every figure of "
               f"{len(results)} configurations")
     failed += len(problems)
-    if a.smoke:
+    if smoke:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, "smoke.json"), "w") as f:
             json.dump(results, f, indent=2)
@@ -1016,7 +1027,7 @@ def main():
         print("\n" + table(results))
     print(f"synth: {len(results)} configurations in {time.time() - t0:.0f} s")
     print(f"{len(results)} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
