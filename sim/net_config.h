@@ -80,6 +80,8 @@ struct BalancerCfg {
   unsigned d = 2, m = 1;        // DRILL(d, m)
   unsigned engines = 1;         // selector engines per switch (ingress port i -> engine i mod E)
   bool components = false;      // symmetric components from the control plane (asymmetric fabrics)
+  Time occupancy_period = 0;    // 0: the balancer sees every egress-queue change at once; > 0: a snapshot of
+                                // every fabric port this often (stale occupancy, as the RTL's OccLag)
   Time flowlet_gap = 0;         // LetFlow: 0 = 500 us x 10 Gb/s / the switch's fastest fabric port
   unsigned flowlet_entries = 65536;  // LetFlow: flowlet table entries (power of 2), indexed by the flow hash
   uint64_t flowcell = 65536;    // Presto: flowcell bytes (payload)

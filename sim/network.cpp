@@ -281,6 +281,12 @@ void Network::handle(const Event& ev) {
       rate_sample();
       if (sim_.now() + cfg_.report.rate_interval <= s_.end()) sim_.after(cfg_.report.rate_interval, *this, kRate);
       break;
+    case kOccSnap: {
+      Switch& sw = switches_[ev.arg];
+      occupancy_snapshot(sw);
+      if (sim_.now() + cfg_.balancer.occupancy_period <= s_.end()) sim_.after(cfg_.balancer.occupancy_period, *this, kOccSnap, ev.arg);
+      break;
+    }
     case kStall:
       stall_event(ev.arg);
       break;
@@ -340,6 +346,9 @@ void Network::run(const std::function<void(Time, uint64_t)>& progress, Time ever
     rate_last_.assign(topo_.num_hosts(), 0);
     sim_.after(cfg_.report.rate_interval, *this, kRate);
   }
+  if (cfg_.balancer.occupancy_period)
+    for (size_t i = 0; i < switches_.size(); ++i)
+      if (switches_[i].bal) sim_.after(cfg_.balancer.occupancy_period, *this, kOccSnap, i);
   for (size_t i = 0; i < cfg_.faults.stalls.size(); ++i) sim_.at(cfg_.faults.stalls[i].from, *this, kStall, 2 * i);
   if (s_.run.window_from > 0) sim_.at(s_.run.window_from, *this, kWindow, 0);
   if (s_.run.window_to < s_.end()) sim_.at(s_.run.window_to, *this, kWindow, 1);

@@ -182,7 +182,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate, kOccSnap };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -267,6 +267,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   PortId route(Switch& sw, Packet& p);
   void switch_kick(Switch& sw, PortId port);
   void update_occupancy(Switch& sw, PortId port);
+  void occupancy_snapshot(Switch& sw);
   void mark(Switch& sw, Packet& p);
   void send_pauses(Switch& sw);
   void pfc_start_ticks(Switch& sw);

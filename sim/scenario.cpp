@@ -673,7 +673,8 @@ void parse_nic(const Obj& top, NicCfg& c, const Topology& topo) {
 void parse_balancer(const Obj& top, BalancerCfg& c) {
   if (!top.has("balancer")) return;
   const Obj o(top.at("balancer"), "balancer", top.file(),
-              {"mode", "d", "m", "engines", "components", "flowlet_gap", "flowlet_entries", "flowcell", "conga", "conweave"});
+              {"mode", "d", "m", "engines", "components", "occupancy_period", "flowlet_gap", "flowlet_entries", "flowcell",
+               "conga", "conweave"});
   std::vector<std::string> modes;  // the balancer registry's names (sim/balancer.cpp)
   for (const BalancerEntry& e : balancer_registry()) modes.emplace_back(e.name);
   c.mode = choice(o, "mode", c.mode, modes);
@@ -681,6 +682,8 @@ void parse_balancer(const Obj& top, BalancerCfg& c) {
   c.m = static_cast<unsigned>(o.uint("m", 0, 32, c.m));
   c.engines = static_cast<unsigned>(o.uint("engines", 1, 64, c.engines));
   c.components = boolean(o, "components", c.components);
+  c.occupancy_period = o.time("occupancy_period", c.occupancy_period);
+  if (c.occupancy_period && c.occupancy_period < kNs) o.fail("balancer.occupancy_period", "must be 0 (exact) or at least 1ns");
   c.flowlet_gap = o.time("flowlet_gap", c.flowlet_gap);
   c.flowlet_entries = static_cast<unsigned>(o.uint("flowlet_entries", 1, 1u << 24, c.flowlet_entries));
   if (c.flowlet_entries & (c.flowlet_entries - 1)) o.fail("balancer.flowlet_entries", "must be a power of two (a hash-indexed table)");

@@ -251,9 +251,15 @@ PortId Network::route(Switch& sw, Packet& p) {
   return sw.bal->choose(c, q);
 }
 
-// The balancer sees the egress bytes of each fabric port as they change.
+// The balancer sees the egress bytes of each fabric port as they change, or with
+// balancer.occupancy_period only as snapshots of all of them (occupancy_snapshot).
 void Network::update_occupancy(Switch& sw, PortId port) {
-  if (sw.bal && sw.fabric[port]) sw.bal->occupancy(port, sw.eg[port].bytes);
+  if (sw.bal && sw.fabric[port] && !cfg_.balancer.occupancy_period) sw.bal->occupancy(port, sw.eg[port].bytes);
+}
+
+void Network::occupancy_snapshot(Switch& sw) {
+  for (PortId p = 0; p < sw.eg.size(); ++p)
+    if (sw.fabric[p]) sw.bal->occupancy(p, sw.eg[p].bytes);
 }
 
 void Network::mark(Switch& sw, Packet& p) {

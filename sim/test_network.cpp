@@ -752,5 +752,27 @@ TEST(Network, TopTierStdvIsTheSpreadOfDownlinksTowardsALeaf) {
   EXPECT_LT(stdv(healthy), stdv(failed) / 10);
 }
 
+
+// balancer.occupancy_period: DRILL deciding on snapshots of the uplink queues taken every
+// 100 us (stale occupancy) spreads one 40G flow over four 10G uplinks worse than with the
+// exact occupancy: every decision between two snapshots sees the same least-loaded port.
+TEST(Network, StaleOccupancyUnbalancesDrill) {
+  const std::string fast = R"({"seed": 9, "duration": "3ms",
+    "topology": {"type": "leaf_spine", "spines": 4, "leaves": 2, "hosts_per_leaf": 1,
+                 "host_link": {"speed": "40G"}, "fabric_link": {"speed": "10G"}},
+    "nic": {"transport": "sr"}, "balancer": {"mode": "drill"},
+    "workload": {"traffic": [{"pattern": "file", "file": "test_one_flow.txt"}]}})";
+  const SimRun exact(fast);
+  const SimRun stale(fast, {R"(balancer.occupancy_period="100us")"});
+  const size_t leaf = tier_index(*exact.net, "leaf");
+  auto stdv = [&](const SimRun& r) {
+    const TierStats& t = r.net->tier_stats()[leaf];
+    return t.stdv_sum / static_cast<double>(t.stdv_samples);
+  };
+  std::printf("[ stale   ] leaf uplink STDV: exact %.0f B, snapshots every 100 us %.0f B\n", stdv(exact), stdv(stale));
+  EXPECT_EQ(stale.completed(), 1u);
+  EXPECT_GT(stdv(stale), 5 * stdv(exact));
+}
+
 }  // namespace
 }  // namespace ll::sim
