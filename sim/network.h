@@ -50,6 +50,7 @@ struct Packet {
   PktType type = PktType::Data;
   uint8_t prio = 0;
   bool ce = false;          // data: Congestion Experienced; ACK: ECN echo (DCTCP)
+  Time enq = 0;             // when it joined the switch egress queue it waits in
 };
 
 // Why a packet was dropped (the summary's "drops by cause").
@@ -71,6 +72,11 @@ struct TierStats {
   // Ports whose data priority is paused by a received PAUSE (switch egress ports, or hosts
   // for the host tier), at each queue sample: the most at once and the sum over samples.
   uint64_t paused_max = 0, paused_sum = 0, paused_samples = 0;
+  // Per-hop queueing (DRILL paper's figure 6c): data packets that left one of the tier's
+  // egress queues inside run.window, [0] towards a higher tier (up), [1] down, and the sum
+  // of the time each waited from joining the queue to starting on the wire.
+  uint64_t queued_pkts[2] = {};
+  Time queued_time[2] = {};
 };
 
 // One row of rates.csv (report.rate_interval): goodput per sending host over the interval
@@ -98,6 +104,8 @@ struct FlowResult {
   Time ideal_base_rtt = 0;  // base RTT of the path + wire bytes at the host rate (ns-3 RDMA simulators' form)
   uint32_t retx = 0;        // data packets sent again
   uint32_t ooo = 0;         // data packets that arrived out of order
+  uint32_t dupacks = 0;     // ACKs the receiver sent with the same cumulative number as its previous one
+  uint32_t dup_rx = 0;      // data packets that reached the receiver again (spurious retransmissions)
   bool done() const { return finish != kNever; }
 };
 
@@ -206,6 +214,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     uint64_t hash_seed = 0;           // this switch's hash-unit seed (scenario seed, switch id)
     std::vector<Egress> eg;
     std::vector<PortId> stdv_ports;   // the ports whose queues the STDV metric compares
+    std::vector<uint8_t> down;        // port -> 1 if its peer is at a lower level (hop direction)
     uint64_t buffer_used = 0;         // without a PFC block (> 64 ports, PFC off)
     bool ticking = false;
     std::unordered_map<uint64_t, std::deque<uint32_t>> held;  // balancer reorder queues
@@ -235,6 +244,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     uint32_t npkts = 0;
     uint32_t sslot = 0, rslot = 0;
     uint32_t max_sent = 0;            // packets below this were sent at least once
+    uint32_t last_ack = ~0u;          // receiver: the cumulative number of its previous ACK
     bool active = false, in_ready = false, sender_done = false;
   };
   struct TestHook {
@@ -296,6 +306,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   void timer(uint32_t flow, Time at, uint32_t token) override;
   void delivered(uint32_t flow, uint32_t seq) override;
   void out_of_order(uint32_t flow) override { ++results_[flow].ooo; }
+  void duplicate(uint32_t flow) override { ++results_[flow].dup_rx; }
   void receiver_complete(uint32_t flow) override { receiver_done(flow); }
   void sender_complete(uint32_t flow) override { sender_done(flow); }
   uint64_t ticks(Time t) const { return t / 1000; }  // DCQCN time base: 1 ns ticks

@@ -188,6 +188,11 @@ void Network::timer(uint32_t flow, Time at, uint32_t token) {
 
 void Network::feedback(uint32_t flow, PktType type, uint32_t ack, uint32_t sack, bool ece) {
   const Flow& fl = flow_list_[flow];
+  if (type == PktType::Ack) {
+    FlowState& f = fs_[flow];
+    if (ack == f.last_ack) ++results_[flow].dupacks;
+    f.last_ack = ack;
+  }
   send_control(hosts_[fl.dst], type, flow, ack, fl.src, sack, ece);
 }
 
@@ -243,6 +248,7 @@ void Network::receiver_done(uint32_t fi) {
   if (fs_[fi].sender_done && fl.start < s_.duration) flow_closed();
   transport_->close_receiver(fi);
   if (dst.dcqcn) dst.free_slots.push_back(fs_[fi].rslot);
+  fs_[fi].last_ack = fs_[fi].npkts;
   send_control(dst, PktType::Ack, fi, fs_[fi].npkts, fl.src);
   for (uint32_t s : successors_[fi]) sim_.at(std::max(sim_.now(), flow_list_[s].start), *this, kFlowStart, s);
   retry_waiting();
@@ -305,6 +311,9 @@ void Network::host_arrive(Host& h, uint32_t id) {
       FlowState& f = fs_[p.flow];
       FlowResult& r = results_[p.flow];
       if (r.done()) {
+        ++r.dup_rx;
+        if (f.last_ack == f.npkts) ++r.dupacks;
+        f.last_ack = f.npkts;
         send_control(h, PktType::Ack, p.flow, f.npkts, p.src);
         break;
       }

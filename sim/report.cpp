@@ -54,6 +54,20 @@ json dist(std::vector<double> v) {
               {"p99.99", pct(v, 99.99)}};
 }
 
+// Per-hop queueing of a tier: data packets that left its egress queues inside run.window
+// towards a higher tier (up) or a lower one (down), and their mean wait in microseconds.
+json queueing(const TierStats& ts) {
+  json q = json::object();
+  const char* dir[2] = {"up", "down"};
+  for (unsigned d = 0; d < 2; ++d) {
+    if (!ts.queued_pkts[d]) continue;
+    q[dir[d]] = {{"packets", ts.queued_pkts[d]},
+                 {"mean_us", us(ts.queued_time[d]) / static_cast<double>(ts.queued_pkts[d])},
+                 {"total_ms", us(ts.queued_time[d]) / 1e3}};
+  }
+  return q;
+}
+
 }  // namespace
 
 void write_paused_csv(const Network& net, const std::string& path) {
@@ -94,7 +108,7 @@ void write_flows_csv(const Network& net, const std::string& path) {
   if (!out) throw std::runtime_error("cannot write " + path);
   const Topology& t = net.scenario().topology;
   out << "id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo,in_window,first_sent_us,acked_us,"
-         "sender_fct_us,ideal_sender_us,ideal_base_rtt_us\n";
+         "sender_fct_us,ideal_sender_us,ideal_base_rtt_us,dupacks,dup_rx\n";
   char buf[256];
   for (const FlowResult& r : net.flows()) {
     const Flow& f = *r.flow;
@@ -122,7 +136,7 @@ void write_flows_csv(const Network& net, const std::string& path) {
       std::snprintf(buf, sizeof buf, ",,");
     }
     out << buf;
-    std::snprintf(buf, sizeof buf, "%.3f,%.3f\n", us(r.ideal_sender), us(r.ideal_base_rtt));
+    std::snprintf(buf, sizeof buf, "%.3f,%.3f,%u,%u\n", us(r.ideal_sender), us(r.ideal_base_rtt), r.dupacks, r.dup_rx);
     out << buf;
   }
   if (!out) throw std::runtime_error("cannot write " + path);
@@ -222,6 +236,30 @@ json summary(const Network& net, const RunCost& cost) {
   }
   j["flows"] = {{"started", started}, {"completed", done}, {"unfinished", started - done}, {"outside_window", outside},
                 {"completed_not_acked", sender_open}};
+  // Reordering (DRILL paper's figure 11a): of the flows the statistics count (started in
+  // run.window, finished or not), how many saw an out-of-order arrival, a duplicate ACK,
+  // at least three duplicate ACKs (TCP's fast-retransmit threshold), a spurious
+  // retransmission (a data packet reaching the receiver twice).
+  {
+    uint64_t with_ooo = 0, with_dup = 0, with_dup3 = 0, with_spurious = 0;
+    for (const FlowResult& r : net.flows()) {
+      if (r.flow->start >= s.duration || !s.in_window(r.flow->start)) continue;
+      with_ooo += r.ooo > 0;
+      with_dup += r.dupacks > 0;
+      with_dup3 += r.dupacks >= 3;
+      with_spurious += r.dup_rx > 0;
+    }
+    auto share = [&](uint64_t k) { return started ? static_cast<double>(k) / static_cast<double>(started) : 0.0; };
+    j["reordering"] = {{"flows", started},
+                       {"with_out_of_order", with_ooo},
+                       {"with_dupacks", with_dup},
+                       {"with_3_dupacks", with_dup3},
+                       {"with_spurious_retx", with_spurious},
+                       {"share_out_of_order", share(with_ooo)},
+                       {"share_dupacks", share(with_dup)},
+                       {"share_3_dupacks", share(with_dup3)},
+                       {"share_spurious_retx", share(with_spurious)}};
+  }
   json buckets = json::array();
   for (size_t b = 0; b < std::size(kBuckets); ++b) {
     buckets.push_back({{"size", kBuckets[b].label}, {"count", fct_b[b].size()}, {"unfinished", unfinished_b[b]},
@@ -330,6 +368,7 @@ json summary(const Network& net, const RunCost& cost) {
                              {"headroom_violations", ts.headroom_violations},
                              {"paused_ports_max", ts.paused_max},
                              {"paused_ports_mean", ts.paused_samples ? static_cast<double>(ts.paused_sum) / static_cast<double>(ts.paused_samples) : 0.0},
+                             {"queueing", queueing(ts)},
                              {"drops", d}};
     marks += ts.ecn_marks;
     storms += ts.wd_storms;

@@ -167,8 +167,11 @@ void Network::build_switch(NodeId n) {
 
   // Queue-STDV ports (DRILL paper): a switch's uplinks. The top tier has none: its figure is
   // the spread of the downlinks towards each switch below (build_stdv_groups).
-  for (PortId p = 0; p < P; ++p)
+  sw.down.assign(P, 0);
+  for (PortId p = 0; p < P; ++p) {
     if (topo_.node(node.ports[p].peer).level > node.level) sw.stdv_ports.push_back(p);
+    sw.down[p] = topo_.node(node.ports[p].peer).level < node.level;
+  }
 }
 
 // The DRILL paper's top-tier queue STDV: for each switch one level below the top (each leaf
@@ -377,6 +380,7 @@ void Network::switch_forward(Switch& sw, uint32_t id) {
     }
     sw.buffer_used += p.wire;
   }
+  p.enq = sim_.now();
   eg.q[prio].q.push_back(id);
   eg.q[prio].bytes += p.wire;
   eg.bytes += p.wire;
@@ -438,6 +442,11 @@ void Network::switch_kick(Switch& sw, PortId port) {
   if (sw.marker && p.type == PktType::Data && cfg_.sw.marker.dequeue) {
     const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, low_mask(sw.marker->config().QW)));
     if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
+  }
+  if (p.type == PktType::Data && s_.in_window(sim_.now())) {
+    TierStats& ts = tier_stats_[sw.tier];
+    ++ts.queued_pkts[sw.down[port]];
+    ts.queued_time[sw.down[port]] += sim_.now() - p.enq;
   }
   update_occupancy(sw, port);
   if (sw.bal && sw.fabric[port]) sw.bal->depart(port, p.wire, sim_.now(), p.lb);

@@ -212,6 +212,31 @@ TEST(Network, PfcIncastIsLossless) {
   EXPECT_GT(host_pauses, 0u);  // the PAUSEs reached the senders' NICs
 }
 
+// Per-hop queueing (the DRILL paper's figure 6c): in the 16:1 incast every data packet goes
+// up a leaf, down a spine and down leaf0 to h0; the wait is downstream: at the last hop
+// and, held by its PAUSEs, in the spines.
+TEST(Network, PerHopQueueingOfAnIncast) {
+  const SimRun r(kIncast);
+  const Network& net = *r.net;
+  const TierStats* leaf = nullptr;
+  const TierStats* spine = nullptr;
+  for (size_t i = 0; i < net.tiers().size(); ++i) {
+    if (net.tiers()[i] == "leaf") leaf = &net.tier_stats()[i];
+    if (net.tiers()[i] == "spine") spine = &net.tier_stats()[i];
+  }
+  ASSERT_TRUE(leaf && spine);
+  const uint64_t delivered = net.totals().data_delivered;
+  EXPECT_EQ(leaf->queued_pkts[1], delivered);        // every packet leaves leaf0 towards h0
+  EXPECT_EQ(leaf->queued_pkts[0], spine->queued_pkts[1]);  // what goes up comes down
+  EXPECT_EQ(spine->queued_pkts[0], 0u);              // a spine has no uplinks
+  const double up = static_cast<double>(leaf->queued_time[0]) / static_cast<double>(leaf->queued_pkts[0]) / kUs;
+  const double down = static_cast<double>(leaf->queued_time[1]) / static_cast<double>(leaf->queued_pkts[1]) / kUs;
+  std::printf("[ queueing] 16:1 incast: leaf up %.2f us, spine down %.2f us, leaf down %.2f us a packet\n", up,
+              static_cast<double>(spine->queued_time[1]) / static_cast<double>(spine->queued_pkts[1]) / kUs, down);
+  EXPECT_GT(down, 10.0);
+  EXPECT_GT(down, 5 * up);
+}
+
 // The counter-test: the same incast without PFC overflows the buffer.
 TEST(Network, IncastWithoutPfcDrops) {
   const SimRun r(kIncast, {"switch.pfc.enable=false"});

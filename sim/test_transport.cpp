@@ -72,6 +72,7 @@ TEST(Transport, OneDropIsRecovered) {
     // resends the lost packet alone.
     if (std::string(e.name) == "gbn") EXPECT_GT(f.retx, 1u);
     else EXPECT_EQ(f.retx, 1u);
+    EXPECT_EQ(f.dup_rx, 0u);  // the one resent packet had been lost: no spurious retransmission
   }
 }
 
@@ -122,9 +123,21 @@ TEST(Transport, ReorderingWithoutLoss) {
     ASSERT_TRUE(f.done());
     EXPECT_EQ(r.net->totals().data_dropped, 0u);
     EXPECT_GE(f.ooo, 5u);
-    std::printf("[ reorder ] %-32s %u out of order, %u retransmitted\n", label.c_str(), f.ooo, f.retx);
+    std::printf("[ reorder ] %-32s %u out of order, %u retransmitted (%u spurious), %u duplicate ACKs\n", label.c_str(),
+                f.ooo, f.retx, f.dup_rx, f.dupacks);
     if (c.retx < 0) EXPECT_GT(f.retx, 1u);
     else EXPECT_EQ(f.retx, static_cast<uint32_t>(c.retx));
+    // Nothing was lost: every packet resent after reaching the receiver is a duplicate there.
+    if (c.transport != "gbn") {
+      EXPECT_EQ(f.dup_rx, f.retx);
+    }
+    // DCTCP's receiver sends a duplicate ACK per packet that overtook packet 50 (at least
+    // the 3 of a fast retransmit); with the shim holding the gap, none.
+    if (c.transport == "dctcp" && c.sets.empty()) {
+      EXPECT_GE(f.dupacks, 3u);
+    } else if (c.transport == "dctcp") {
+      EXPECT_EQ(f.dupacks, 0u);
+    }
   }
 }
 

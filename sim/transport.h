@@ -42,6 +42,8 @@ class TransportEnv {
   virtual void delivered(uint32_t flow, uint32_t seq) = 0;
   // A data packet arrived beyond the next one expected.
   virtual void out_of_order(uint32_t flow) = 0;
+  // A data packet the receiver already had arrived again (a spurious retransmission).
+  virtual void duplicate(uint32_t flow) = 0;
   // The receiver has every packet / every packet is acknowledged at the sender.
   virtual void receiver_complete(uint32_t flow) = 0;
   virtual void sender_complete(uint32_t flow) = 0;

@@ -170,6 +170,7 @@ class Dctcp final : public Transport {
         env_.feedback(flow, PktType::Ack, rx.rcv_nxt, 0, p.ce);
       }
     } else if (p.seq > rx.rcv_nxt) {
+      if (rx.held.test(p.seq)) env_.duplicate(flow);
       env_.out_of_order(flow);
       rx.held.set(p.seq, f.npkts);
       if (cfg_.shim == 0) {
@@ -185,6 +186,7 @@ class Dctcp final : public Transport {
         f.hold_timer.start(env_, flow, env_.now() + cfg_.shim, kReceiverTimer);
       }
     } else {
+      env_.duplicate(flow);
       env_.feedback(flow, PktType::Ack, rx.rcv_nxt, 0, p.ce);
     }
   }

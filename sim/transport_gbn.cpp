@@ -76,6 +76,7 @@ class NackTransport final : public Transport {
     if (p.seq == rx.rcv_nxt) {
       rx.in_order(env_, flow, f.npkts, ack_every_);
     } else if (p.seq > rx.rcv_nxt) {
+      if (sr_ && rx.held.test(p.seq)) env_.duplicate(flow);
       env_.out_of_order(flow);
       if (sr_) rx.held.set(p.seq, f.npkts);
       if (f.nack_for != rx.rcv_nxt) {
@@ -83,6 +84,7 @@ class NackTransport final : public Transport {
         env_.feedback(flow, PktType::Nack, rx.rcv_nxt, 0, false);
       }
     } else {
+      env_.duplicate(flow);
       env_.feedback(flow, PktType::Ack, rx.rcv_nxt, 0, false);
     }
   }

@@ -88,10 +88,12 @@ class Irn final : public Transport {
     if (p.seq == rx.rcv_nxt) {
       rx.in_order(env_, flow, f.npkts, ack_every_);
     } else if (p.seq > rx.rcv_nxt) {
+      if (rx.held.test(p.seq)) env_.duplicate(flow);
       env_.out_of_order(flow);
       rx.held.set(p.seq, f.npkts);
       env_.feedback(flow, PktType::Nack, rx.rcv_nxt, p.seq, false);
     } else {
+      env_.duplicate(flow);
       env_.feedback(flow, PktType::Ack, rx.rcv_nxt, 0, false);
     }
   }
