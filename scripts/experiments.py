@@ -85,13 +85,21 @@ def points(e, form):
 def metric(summary, spec):
     def get(path):
         v = summary
-        for part in path.split("."):
+        parts = path.split(".")
+        i = 0
+        while i < len(parts):
+            part = parts[i]
             if isinstance(v, list) and part.isdigit() and int(part) < len(v):
                 v = v[int(part)]  # a list element by index (by_entry.1)
-            elif isinstance(v, dict) and part in v:
-                v = v[part]
-            else:
+                i += 1
+                continue
+            # the longest key that matches: a key may have dots in it (p99.99 before p99)
+            key = next((".".join(parts[i:j]) for j in range(len(parts), i, -1)
+                        if isinstance(v, dict) and ".".join(parts[i:j]) in v), None)
+            if key is None:
                 raise Bad(f"summary.json has no '{path}'")
+            v = v[key]
+            i += key.count(".") + 1
         return float("nan") if v is None else float(v)
     v = get(spec["path"])
     if "times" in spec:

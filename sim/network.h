@@ -50,6 +50,7 @@ struct Packet {
   PktType type = PktType::Data;
   uint8_t prio = 0;
   bool ce = false;          // data: Congestion Experienced; ACK: ECN echo (DCTCP)
+  bool retx = false;        // data: a packet of the flow sent before (a retransmission)
   Time enq = 0;             // when it joined the switch egress queue it waits in
 };
 
@@ -106,6 +107,7 @@ struct FlowResult {
   uint32_t ooo = 0;         // data packets that arrived out of order
   uint32_t dupacks = 0;     // ACKs the receiver sent with the same cumulative number as its previous one
   uint32_t dup_rx = 0;      // data packets that reached the receiver again (spurious retransmissions)
+  uint32_t reordered = 0;   // first transmissions that arrived after a higher-numbered packet
   bool done() const { return finish != kNever; }
 };
 
@@ -245,6 +247,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     uint32_t sslot = 0, rslot = 0;
     uint32_t max_sent = 0;            // packets below this were sent at least once
     uint32_t last_ack = ~0u;          // receiver: the cumulative number of its previous ACK
+    uint32_t rx_high = 0;             // receiver: one above the highest packet number arrived
     bool active = false, in_ready = false, sender_done = false;
   };
   struct TestHook {

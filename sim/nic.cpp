@@ -129,6 +129,7 @@ void Network::host_kick(Host& h) {
     p.payload = static_cast<uint16_t>(payload_of(d.flow, seq));
     p.wire = static_cast<uint16_t>(p.payload + kHeaderBytes);
     p.hash = mix32(d.flow, fl.src, fl.dst);
+    p.retx = seq < f.max_sent;
     const uint32_t id = alloc(p);
     ++live_data_;
     ++totals_.data_injected;
@@ -310,6 +311,10 @@ void Network::host_arrive(Host& h, uint32_t id) {
       --live_data_;
       FlowState& f = fs_[p.flow];
       FlowResult& r = results_[p.flow];
+      // Reordered by the network: a first transmission overtaken by a later-sent packet
+      // (a retransmission or the packets behind a lost one are not reordering).
+      if (!p.retx && p.seq < f.rx_high) ++r.reordered;
+      f.rx_high = std::max(f.rx_high, p.seq + 1);
       if (r.done()) {
         ++r.dup_rx;
         if (f.last_ack == f.npkts) ++r.dupacks;

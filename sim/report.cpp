@@ -108,7 +108,7 @@ void write_flows_csv(const Network& net, const std::string& path) {
   if (!out) throw std::runtime_error("cannot write " + path);
   const Topology& t = net.scenario().topology;
   out << "id,src,dst,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retx,ooo,in_window,first_sent_us,acked_us,"
-         "sender_fct_us,ideal_sender_us,ideal_base_rtt_us,dupacks,dup_rx\n";
+         "sender_fct_us,ideal_sender_us,ideal_base_rtt_us,dupacks,dup_rx,reordered\n";
   char buf[256];
   for (const FlowResult& r : net.flows()) {
     const Flow& f = *r.flow;
@@ -136,7 +136,8 @@ void write_flows_csv(const Network& net, const std::string& path) {
       std::snprintf(buf, sizeof buf, ",,");
     }
     out << buf;
-    std::snprintf(buf, sizeof buf, "%.3f,%.3f,%u,%u\n", us(r.ideal_sender), us(r.ideal_base_rtt), r.dupacks, r.dup_rx);
+    std::snprintf(buf, sizeof buf, "%.3f,%.3f,%u,%u,%u\n", us(r.ideal_sender), us(r.ideal_base_rtt), r.dupacks, r.dup_rx,
+                  r.reordered);
     out << buf;
   }
   if (!out) throw std::runtime_error("cannot write " + path);
@@ -239,15 +240,17 @@ json summary(const Network& net, const RunCost& cost) {
   // Reordering (DRILL paper's figure 11a): of the flows the statistics count (started in
   // run.window, finished or not), how many saw an out-of-order arrival, a duplicate ACK,
   // at least three duplicate ACKs (TCP's fast-retransmit threshold), a spurious
-  // retransmission (a data packet reaching the receiver twice).
+  // retransmission (a data packet reaching the receiver twice), and a packet reordered by
+  // the network (a first transmission overtaken by a later one; loss alone causes none).
   {
-    uint64_t with_ooo = 0, with_dup = 0, with_dup3 = 0, with_spurious = 0;
+    uint64_t with_ooo = 0, with_dup = 0, with_dup3 = 0, with_spurious = 0, with_reordered = 0;
     for (const FlowResult& r : net.flows()) {
       if (r.flow->start >= s.duration || !s.in_window(r.flow->start)) continue;
       with_ooo += r.ooo > 0;
       with_dup += r.dupacks > 0;
       with_dup3 += r.dupacks >= 3;
       with_spurious += r.dup_rx > 0;
+      with_reordered += r.reordered > 0;
     }
     auto share = [&](uint64_t k) { return started ? static_cast<double>(k) / static_cast<double>(started) : 0.0; };
     j["reordering"] = {{"flows", started},
@@ -255,10 +258,12 @@ json summary(const Network& net, const RunCost& cost) {
                        {"with_dupacks", with_dup},
                        {"with_3_dupacks", with_dup3},
                        {"with_spurious_retx", with_spurious},
+                       {"with_reordered", with_reordered},
                        {"share_out_of_order", share(with_ooo)},
                        {"share_dupacks", share(with_dup)},
                        {"share_3_dupacks", share(with_dup3)},
-                       {"share_spurious_retx", share(with_spurious)}};
+                       {"share_spurious_retx", share(with_spurious)},
+                       {"share_reordered", share(with_reordered)}};
   }
   json buckets = json::array();
   for (size_t b = 0; b < std::size(kBuckets); ++b) {
@@ -276,7 +281,7 @@ json summary(const Network& net, const RunCost& cost) {
   // with unfinished flows counted as 0 (the conservative reading)
   json entries = json::array();
   for (size_t e = 0; e < s.traffic.size(); ++e) {
-    std::vector<double> g;
+    std::vector<double> g, fct_e;
     uint64_t started_e = 0, unfinished_e = 0;
     for (const FlowResult& r : net.flows()) {
       if (r.flow->source != e || r.flow->start >= s.duration || !s.in_window(r.flow->start)) continue;
@@ -286,6 +291,7 @@ json summary(const Network& net, const RunCost& cost) {
         continue;
       }
       g.push_back(static_cast<double>(r.flow->bytes) * 8.0 / (us(r.finish - r.flow->start) * 1e3));
+      fct_e.push_back(us(r.finish - r.flow->start));
     }
     std::vector<double> with0 = g;
     with0.insert(with0.end(), unfinished_e, 0.0);
@@ -299,7 +305,8 @@ json summary(const Network& net, const RunCost& cost) {
                        {"goodput_gbps", {{"mean", g.empty() ? 0.0 : sum / static_cast<double>(g.size())},
                                          {"p10", pct(g, 10)},
                                          {"p50", pct(g, 50)}}},
-                       {"goodput_gbps_unfinished_as_0", {{"p10", pct(with0, 10)}, {"p50", pct(with0, 50)}}}});
+                       {"goodput_gbps_unfinished_as_0", {{"p10", pct(with0, 10)}, {"p50", pct(with0, 50)}}},
+                       {"fct_us", dist(fct_e)}});
   }
   j["by_entry"] = entries;
 
@@ -345,6 +352,7 @@ json summary(const Network& net, const RunCost& cost) {
   json tiers = json::object();
   json drops = json::object();
   uint64_t marks = 0, storms = 0, restores = 0, pauses = 0;
+  Time queued = 0;  // every hop's queueing, for the share of each
   for (unsigned c2 = 0; c2 < kDropCauses; ++c2) drops[cause_name(c2)] = 0;
   for (size_t t = 0; t < net.tiers().size(); ++t) {
     const TierStats& ts = net.tier_stats()[t];
@@ -371,12 +379,14 @@ json summary(const Network& net, const RunCost& cost) {
                              {"queueing", queueing(ts)},
                              {"drops", d}};
     marks += ts.ecn_marks;
+    queued += ts.queued_time[0] + ts.queued_time[1];
     storms += ts.wd_storms;
     restores += ts.wd_restores;
     pauses += ts.pause_sent;
   }
   const RunTotals& tt = net.totals();
   j["tiers"] = tiers;
+  j["queueing_total_ms"] = us(queued) / 1e3;
   j["totals"] = {{"pause_sent", pauses},
                  {"ecn_marks", marks},
                  {"cnps_sent", tt.cnps_sent},

@@ -350,7 +350,7 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
   if (s.pattern != Pattern::File) allowed.insert(allowed.end(), {"size", "size_cdf"});
   if (s.pattern == Pattern::Stride) allowed.push_back("stride");
   if (s.pattern == Pattern::Pairs) allowed.push_back("pairs");
-  if (s.pattern == Pattern::Incast) allowed.insert(allowed.end(), {"senders", "receiver", "repeat", "interval"});
+  if (s.pattern == Pattern::Incast) allowed.insert(allowed.end(), {"senders", "receiver", "receivers", "repeat", "interval"});
   if (s.pattern == Pattern::File) allowed.push_back("file");
   const Obj o(j, path, ctx.file, allowed);
 
@@ -402,6 +402,12 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
       if (!topo.has(r) || !topo.is_host(topo.find(r))) o.fail(o.key("receiver"), "no host named \"" + r + "\"");
       s.incast_receiver = topo.find(r);
     }
+    s.incast_receivers = static_cast<uint32_t>(o.uint("receivers", 1, 0xFFFFFFFFu, 1));
+    if (s.incast_receivers > topo.num_hosts()) {
+      o.fail(o.key("receivers"), "more receivers (" + std::to_string(s.incast_receivers) + ") than hosts (" +
+                                     std::to_string(topo.num_hosts()) + ")");
+    }
+    if (s.incast_receivers > 1 && s.incast_receiver >= 0) o.fail(o.key("receivers"), "a fixed receiver and receivers > 1 exclude each other");
     s.repeat = static_cast<uint32_t>(o.uint("repeat", 1, 1u << 24, 1));
     s.interval = o.time("interval", 0);
     if (s.repeat > 1 && s.start + (s.repeat - 1) * static_cast<double>(s.interval) >= static_cast<double>(duration)) {
@@ -963,7 +969,9 @@ std::string summarize(const Scenario& s, const Routing& routing, const std::vect
     if (ts.pattern == Pattern::Stride) out << "(" << ts.stride << ")";
     if (ts.pattern == Pattern::Pairs) out << "(" << ts.pairs << ")";
     if (ts.pattern == Pattern::Incast) {
-      out << " " << ts.incast_senders << ":1 x " << ts.repeat << " round" << (ts.repeat == 1 ? "" : "s");
+      out << " " << ts.incast_senders << ":1";
+      if (ts.incast_receivers > 1) out << " to " << ts.incast_receivers << " receivers";
+      out << " x " << ts.repeat << " round" << (ts.repeat == 1 ? "" : "s");
     }
     if (ts.pattern == Pattern::File) out << " " << ts.file;
     else out << ", " << ts.size.describe();

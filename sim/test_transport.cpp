@@ -73,6 +73,7 @@ TEST(Transport, OneDropIsRecovered) {
     if (std::string(e.name) == "gbn") EXPECT_GT(f.retx, 1u);
     else EXPECT_EQ(f.retx, 1u);
     EXPECT_EQ(f.dup_rx, 0u);  // the one resent packet had been lost: no spurious retransmission
+    EXPECT_EQ(f.reordered, 0u);  // a loss is not reordering
   }
 }
 
@@ -123,6 +124,7 @@ TEST(Transport, ReorderingWithoutLoss) {
     ASSERT_TRUE(f.done());
     EXPECT_EQ(r.net->totals().data_dropped, 0u);
     EXPECT_GE(f.ooo, 5u);
+    EXPECT_EQ(f.reordered, 1u);  // packet 50, overtaken once (its resends do not count)
     std::printf("[ reorder ] %-32s %u out of order, %u retransmitted (%u spurious), %u duplicate ACKs\n", label.c_str(),
                 f.ooo, f.retx, f.dup_rx, f.dupacks);
     if (c.retx < 0) EXPECT_GT(f.retx, 1u);

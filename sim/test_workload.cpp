@@ -250,6 +250,28 @@ TEST(Workload, IncastPicksKDistinctSenders) {
   EXPECT_THROW(generate_flows({s}, t, 4), std::invalid_argument);
 }
 
+// The DRILL paper's incast: several receivers a round, each with its own senders.
+TEST(Workload, IncastWithSeveralReceiversARound) {
+  const Topology t = small();
+  TrafficSpec s = fixed(Pattern::Incast, 10'000);
+  s.incast_senders = 3;
+  s.incast_receivers = 4;
+  s.repeat = 2;
+  s.interval = 100 * kUs;
+  const std::vector<Flow> flows = generate_flows({s}, t, 4);
+  ASSERT_EQ(flows.size(), 2u * 4u * 3u);
+  for (uint32_t r = 0; r < 2; ++r) {
+    std::map<NodeId, std::set<NodeId>> by_receiver;
+    for (const Flow& f : flows) {
+      if (f.start != r * 100 * kUs) continue;
+      EXPECT_NE(f.src, f.dst);
+      by_receiver[f.dst].insert(f.src);
+    }
+    EXPECT_EQ(by_receiver.size(), 4u);  // distinct receivers
+    for (const auto& [recv, senders] : by_receiver) EXPECT_EQ(senders.size(), 3u) << "receiver " << recv;
+  }
+}
+
 TEST(Workload, ShuffleChainsEveryHostThroughAllOthers) {
   const Topology t = small();
   const std::vector<Flow> flows = generate_flows({fixed(Pattern::Shuffle, 1'000'000)}, t, 8);

@@ -307,20 +307,37 @@ std::vector<Flow> generate_flows(const std::vector<TrafficSpec>& specs, const To
         break;
       case Pattern::Incast:
         for (uint32_t r = 0; r < s.repeat; ++r) {
-          const NodeId recv = s.incast_receiver >= 0 ? static_cast<NodeId>(s.incast_receiver)
-                                                     : static_cast<NodeId>(rng.below(hosts));
-          std::vector<NodeId> cand;
-          for (NodeId h = 0; h < hosts; ++h) {
-            if (h != recv) cand.push_back(h);
+          // this round's receivers: the fixed one, one random host, or `receivers` distinct
+          // random hosts (partial Fisher-Yates)
+          std::vector<NodeId> recvs;
+          if (s.incast_receiver >= 0) {
+            recvs.push_back(static_cast<NodeId>(s.incast_receiver));
+          } else if (s.incast_receivers == 1) {
+            recvs.push_back(static_cast<NodeId>(rng.below(hosts)));
+          } else {
+            std::vector<NodeId> all(hosts);
+            for (NodeId h = 0; h < hosts; ++h) all[h] = h;
+            for (uint32_t i = 0; i < s.incast_receivers; ++i) {
+              const size_t j = i + static_cast<size_t>(rng.below(all.size() - i));
+              std::swap(all[i], all[j]);
+            }
+            recvs.assign(all.begin(), all.begin() + s.incast_receivers);
+            std::sort(recvs.begin(), recvs.end());
           }
-          for (uint32_t i = 0; i < s.incast_senders; ++i) {  // partial Fisher-Yates
-            const size_t j = i + static_cast<size_t>(rng.below(cand.size() - i));
-            std::swap(cand[i], cand[j]);
-          }
-          std::vector<NodeId> senders(cand.begin(), cand.begin() + s.incast_senders);
-          std::sort(senders.begin(), senders.end());
           const Time t = s.start + r * s.interval;
-          for (NodeId src : senders) emit(src, recv, s.size.sample(rng), t, kNoFlow);
+          for (NodeId recv : recvs) {
+            std::vector<NodeId> cand;
+            for (NodeId h = 0; h < hosts; ++h) {
+              if (h != recv) cand.push_back(h);
+            }
+            for (uint32_t i = 0; i < s.incast_senders; ++i) {  // partial Fisher-Yates
+              const size_t j = i + static_cast<size_t>(rng.below(cand.size() - i));
+              std::swap(cand[i], cand[j]);
+            }
+            std::vector<NodeId> senders(cand.begin(), cand.begin() + s.incast_senders);
+            std::sort(senders.begin(), senders.end());
+            for (NodeId src : senders) emit(src, recv, s.size.sample(rng), t, kNoFlow);
+          }
         }
         break;
       case Pattern::File:

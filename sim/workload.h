@@ -96,6 +96,7 @@ struct TrafficSpec {
   uint32_t pairs = 0;           // Pairs
   uint32_t incast_senders = 0;  // Incast: K
   int64_t incast_receiver = -1; // Incast: fixed receiver host, or -1 for a random one
+  uint32_t incast_receivers = 1;  // Incast: receivers per round (random, distinct), each with its own senders
   uint32_t repeat = 1;          // Incast
   Time interval = 0;            // Incast
   std::vector<Flow> file_flows; // File (src, dst, bytes, start)
