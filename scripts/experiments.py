@@ -82,6 +82,11 @@ def points(e, form):
     return out
 
 
+def gp_str(text):
+    """Text for a single-quoted gnuplot string (a quote inside is written twice)."""
+    return text.replace("'", "''")
+
+
 def metric(summary, spec):
     def get(path):
         v = summary
@@ -97,6 +102,8 @@ def metric(summary, spec):
             key = next((".".join(parts[i:j]) for j in range(len(parts), i, -1)
                         if isinstance(v, dict) and ".".join(parts[i:j]) in v), None)
             if key is None:
+                if spec.get("optional"):
+                    return float("nan")  # a figure only some runs have (e.g. reorder_buffer)
                 raise Bad(f"summary.json has no '{path}'")
             v = v[key]
             i += key.count(".") + 1
@@ -218,7 +225,7 @@ def plot(e, means, out):
         png = os.path.join(out, f"{name}.png")
         using = "0:2:3:xtic(1)" if named else "1:2:3"
         script = (f"set terminal pngcairo size 900,500 noenhanced\nset output '{png}'\n"
-                  f"set title '{e['title']}: {name} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{name}'\n"
+                  f"set title '{gp_str(e['title'])}: {name} (mean, 95% CI over seeds)'\nset xlabel '{x}'\nset ylabel '{name}'\n"
                   f"set key outside right\nset grid\nset offsets graph 0.05, graph 0.05, 0, 0\n"
                   + ("set logscale x\n" if spec.get("logx") else "") +
                   f"plot for [i=0:{len(series) - 1}] '{data}' index i using {using} with yerrorlines "
@@ -290,7 +297,7 @@ def plot_series(e, pts, seed, runs, out):
             lines.append(f"'{dst}' using {header.index(spec['x']) + 1}:{header.index(col) + 1} with steps title '{tag}'")
         png = os.path.join(out, f"series_{col}.png")
         script = (f"set terminal pngcairo size 900,450 noenhanced\nset output '{png}'\nset datafile separator ','\n"
-                  f"set title '{e['title']}: {col} (seed {seed})'\nset xlabel '{spec['x']}'\nset ylabel '{spec.get('ylabel', col)}'\n"
+                  f"set title '{gp_str(e['title'])}: {col} (seed {seed})'\nset xlabel '{spec['x']}'\nset ylabel '{spec.get('ylabel', col)}'\n"
                   f"set key outside right\nset grid\nplot " + ", ".join(lines) + "\n")
         p = subprocess.run([gp], input=script, capture_output=True, text=True)
         if p.returncode != 0:

@@ -130,6 +130,12 @@ struct DctcpCfg {
   Time shim = 0;                // reorder shim hold time at the receiver; 0 = off
 };
 
+// The receiving NIC's reorder buffer (sim/reorder_buffer.h): `slots` packets per QP, 0 = off.
+struct ReorderCfg {
+  uint32_t slots = 0;
+  Time timeout = 50 * kUs;      // a gap open this long is given up (the simulator's choice)
+};
+
 // A group of hosts whose NICs differ from the fleet's (a mixed fleet, e.g. NIC generations
 // with NP-side vs RP-side CNP coalescing): their DCQCN block is configured from `dcqcn`.
 struct NicGroup {
@@ -144,6 +150,7 @@ struct NicCfg {
   std::string transport = "gbn"; // a name of the transport registry (sim/transport.cpp)
   IrnCfg irn;
   DctcpCfg dctcp;
+  ReorderCfg reorder;
   uint64_t mtu = 1'000;          // payload bytes per packet
   unsigned ack_every = 1;        // ACK after this many in-order packets (and at the end)
   Time rto = 4 * kMs;            // retransmission timeout

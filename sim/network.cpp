@@ -96,6 +96,41 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   if (!te) config_error(s_, "nic.transport", "unknown transport \"" + cfg_.nic.transport + "\"");
   const bool need_bdp = cfg_.nic.transport == "irn" && cfg_.nic.irn.bdp_cap == 0;
   transport_ = te->make(TransportContext{cfg_.nic, *this, flow_list_.size(), need_bdp ? bdp_packets() : 0});
+  if (cfg_.nic.reorder.slots) {
+    rob_ = std::make_unique<ReorderBuffer>(cfg_.nic.reorder.slots, cfg_.nic.reorder.timeout, flow_list_.size());
+    rob_peak_.assign(topo_.num_hosts(), 0);
+    rob_now_.assign(topo_.num_hosts(), 0);
+  }
+}
+
+uint64_t Network::reorder_peak_bytes() const {
+  uint64_t m = 0;
+  for (uint64_t b : rob_peak_) m = std::max(m, b);
+  return m;
+}
+
+// A data packet for the transport: straight in, or through the reorder buffer, which may
+// hold it or release it with others (in order) and asks for a timer when a gap opens.
+void Network::to_transport(uint32_t flow, const TransportPkt& p) {
+  if (!rob_) {
+    transport_->on_data(flow, p);
+    return;
+  }
+  const NodeId dst = flow_list_[flow].dst;
+  const size_t before = rob_->holding(flow);
+  rob_out_.clear();
+  uint32_t gen = 0;
+  if (rob_->arrive(flow, p, rob_out_, &gen))
+    sim_.at(sim_.now() + rob_->timeout(), *this, kRobTimer, (uint64_t{gen} << 32) | flow);
+  const uint64_t pkt = cfg_.nic.mtu + kHeaderBytes;
+  rob_now_[dst] = rob_now_[dst] + rob_->holding(flow) * pkt - before * pkt;
+  rob_peak_[dst] = std::max(rob_peak_[dst], rob_now_[dst]);
+  // the transport may finish the flow (and close the buffer) part way: copy first
+  const std::vector<TransportPkt> out = rob_out_;
+  for (const TransportPkt& q : out) {
+    if (results_[flow].done()) break;
+    transport_->on_data(flow, q);
+  }
 }
 
 uint32_t Network::bdp_packets() const {
@@ -268,6 +303,21 @@ void Network::handle(const Event& ev) {
     case kTimer:
       transport_->on_timer(static_cast<uint32_t>(ev.arg), static_cast<uint32_t>(ev.arg >> 32));
       break;
+    case kRobTimer: {
+      const uint32_t flow = static_cast<uint32_t>(ev.arg);
+      if (results_[flow].done()) break;
+      const size_t before = rob_->holding(flow);
+      rob_out_.clear();
+      rob_->expire(flow, static_cast<uint32_t>(ev.arg >> 32), rob_out_);
+      const NodeId dst = flow_list_[flow].dst;
+      rob_now_[dst] -= (before - rob_->holding(flow)) * (cfg_.nic.mtu + kHeaderBytes);
+      const std::vector<TransportPkt> out = rob_out_;
+      for (const TransportPkt& q : out) {
+        if (results_[flow].done()) break;
+        transport_->on_data(flow, q);
+      }
+      break;
+    }
     case kPfcTick:
       pfc_tick(switches_[ev.arg]);
       break;

@@ -23,6 +23,7 @@
 #include "sim/balancer.h"
 #include "sim/event_queue.h"
 #include "sim/net_config.h"
+#include "sim/reorder_buffer.h"
 #include "sim/rng.h"
 #include "sim/routing.h"
 #include "sim/scenario.h"
@@ -149,6 +150,9 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   const std::vector<FlowResult>& flows() const { return results_; }
   const std::vector<std::string>& tiers() const { return tier_names_; }
   const std::vector<TierStats>& tier_stats() const { return tier_stats_; }
+  // nic.reorder: the buffer (nullptr when off) and the most bytes any one NIC held at once.
+  const ReorderBuffer* reorder_buffer() const { return rob_.get(); }
+  uint64_t reorder_peak_bytes() const;
   const RunTotals& totals() const { return totals_; }
   Time now() const override { return sim_.now(); }
   // When the run ended and why: "idle" (every flow that starts within the duration
@@ -192,7 +196,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate, kOccSnap };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate, kOccSnap, kRobTimer };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -335,6 +339,11 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   std::vector<Host> hosts_;
   std::vector<FlowState> fs_;
   std::unique_ptr<Transport> transport_;
+  std::unique_ptr<ReorderBuffer> rob_;  // nic.reorder: in front of the transport at every receiver
+  std::vector<TransportPkt> rob_out_;   // what the buffer hands the transport now
+  std::vector<uint64_t> rob_peak_;      // per host: the most bytes its reorder buffer held at once
+  std::vector<uint64_t> rob_now_;       // per host: bytes it holds now
+  void to_transport(uint32_t flow, const TransportPkt& p);  // through the reorder buffer if any
   std::vector<TestHook> test_hooks_;
   std::vector<FlowResult> results_;
   std::vector<std::vector<uint32_t>> successors_;  // flow -> flows that start after it

@@ -248,6 +248,10 @@ void Network::receiver_done(uint32_t fi) {
   results_[fi].finish = sim_.now();
   if (fs_[fi].sender_done && fl.start < s_.duration) flow_closed();
   transport_->close_receiver(fi);
+  if (rob_) {
+    rob_now_[fl.dst] -= rob_->holding(fi) * (cfg_.nic.mtu + kHeaderBytes);
+    rob_->close(fi);
+  }
   if (dst.dcqcn) dst.free_slots.push_back(fs_[fi].rslot);
   fs_[fi].last_ack = fs_[fi].npkts;
   send_control(dst, PktType::Ack, fi, fs_[fi].npkts, fl.src);
@@ -326,7 +330,7 @@ void Network::host_arrive(Host& h, uint32_t id) {
         ++totals_.cnps_sent;
         send_control(h, PktType::Cnp, p.flow, 0, p.src);
       }
-      transport_->on_data(p.flow, TransportPkt{p.type, p.seq, p.sack, p.ce});
+      to_transport(p.flow, TransportPkt{p.type, p.seq, p.sack, p.ce});
       break;
     }
     case PktType::Ack:

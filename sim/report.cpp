@@ -387,6 +387,17 @@ json summary(const Network& net, const RunCost& cost) {
   const RunTotals& tt = net.totals();
   j["tiers"] = tiers;
   j["queueing_total_ms"] = us(queued) / 1e3;
+  if (const ReorderBuffer* rb = net.reorder_buffer()) {
+    const uint64_t pkt = net.scenario().net.nic.mtu + kHeaderBytes;
+    j["reorder_buffer"] = {{"slots", rb->slots()},
+                           {"timeout_us", us(rb->timeout())},
+                           {"bytes_per_qp", rb->slots() * pkt},
+                           {"packets_held", rb->stats().held},
+                           {"timeouts", rb->stats().timeouts},
+                           {"overflows", rb->stats().overflows},
+                           {"peak_packets_per_qp", rb->stats().peak_qp},
+                           {"peak_bytes_per_nic", net.reorder_peak_bytes()}};
+  }
   j["totals"] = {{"pause_sent", pauses},
                  {"ecn_marks", marks},
                  {"cnps_sent", tt.cnps_sent},

@@ -626,7 +626,7 @@ std::vector<uint32_t> host_list(const Obj& o, const std::string& k, const Topolo
 void parse_nic(const Obj& top, NicCfg& c, const Topology& topo) {
   if (!top.has("nic")) return;
   const Obj o(top.at("nic"), "nic", top.file(),
-              {"dcqcn", "groups", "transport", "irn", "dctcp", "receiver", "mtu", "ack_every", "rto", "qps"});
+              {"dcqcn", "groups", "transport", "irn", "dctcp", "reorder", "receiver", "mtu", "ack_every", "rto", "qps"});
   if (o.has("receiver")) o.fail("nic.receiver", "renamed: the transport is nic.transport (\"gbn\" or \"sr\" as before)");
   c.transport = choice(o, "transport", c.transport, transport_names());
   if (o.has("mtu")) c.mtu = o.bytes("mtu");
@@ -656,6 +656,12 @@ void parse_nic(const Obj& top, NicCfg& c, const Topology& topo) {
     q.init_cwnd = static_cast<unsigned>(d.uint("init_cwnd", 1, 1u << 20, q.init_cwnd));
     q.dupacks = static_cast<unsigned>(d.uint("dupacks", 1, 1024, q.dupacks));
     q.shim = d.time("shim", q.shim);
+  }
+  if (o.has("reorder")) {
+    const Obj r(o.at("reorder"), "nic.reorder", o.file(), {"slots", "timeout"});
+    c.reorder.slots = static_cast<uint32_t>(r.uint("slots", 0, 1u << 16, c.reorder.slots));
+    c.reorder.timeout = r.time("timeout", c.reorder.timeout);
+    if (c.reorder.slots && c.reorder.timeout < 100 * kNs) r.fail("nic.reorder.timeout", "must be at least 100ns");
   }
   if (o.has("dcqcn")) parse_dcqcn(Obj(o.at("dcqcn"), "nic.dcqcn", o.file(), dcqcn_keys(true)), c.dcqcn);
   if (!o.has("groups")) return;
