@@ -148,6 +148,14 @@ class Breakdown(unittest.TestCase):
         self.assertAlmostEqual(ff, 2 * 47.1744, places=3)
         self.assertAlmostEqual(comb, 3 * 7.2576, places=3)
 
+    def test_abc_recipes(self):
+        # the default recipe is the one every baseline was measured with; "timing" differs
+        # from it by dc2 alone
+        self.assertEqual(synth.ABC_RECIPE, "area")
+        self.assertEqual(synth.ABC_RECIPES["area"], "strash\nifraig\nscorr\ndc2\nstrash\n&get -n\n&dch -f\n"
+                         "&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n")
+        self.assertEqual(synth.ABC_RECIPES["timing"], synth.ABC_RECIPES["area"].replace("dc2\n", ""))
+
     def test_targets_judge(self):
         reps = [{"block": "b", "config": "x", "nand2_eq": 5000, "sta": {"critical_ns": 4.5}},
                 {"block": "b", "config": "y", "nand2_eq": 7000, "sta": {"critical_ns": 3.5},
