@@ -116,6 +116,56 @@ class CommittedBaseline(unittest.TestCase):
         self.assertEqual(self.run_check({"nope/none": bad[next(iter(bad))]}).returncode, 1)
 
 
+class Breakdown(unittest.TestCase):
+    """The area breakdown helpers (no synthesis)."""
+
+    def test_macc_decoding(self):
+        # Yosys 0.23 $macc CONFIG, LSB first: field width 5, then a 24 x 16 product and an
+        # 8-bit addend (no B operand): one multiplier
+        bits = "1010"  # field width 5 (4 bits, LSB first)
+        bits += "00" + "00011" + "00001"  # unsigned, add, A 24, B 16
+        bits += "00" + "00010" + "00000"  # unsigned, add, A 8, no B
+        cell = f"parameter \\CONFIG_WIDTH {len(bits)}\nparameter \\CONFIG {len(bits)}'{bits[::-1]}\n"
+        self.assertEqual(synth.macc_products(cell), [(24, 16)])
+        # a product with a 1-bit operand is a gate, not a multiplier
+        one = "1010" + "00" + "00011" + "10000"
+        self.assertEqual(synth.macc_products(f"parameter \\CONFIG_WIDTH {len(one)}\nparameter \\CONFIG {len(one)}'{one[::-1]}\n"), [])
+
+    def test_memory_estimate(self):
+        kind, a = synth.memory_estimate(32, 64, 1)
+        self.assertEqual(kind, "flip-flop register file")
+        self.assertAlmostEqual(a, 2048 * (47.1744 + 2 * 18.144), places=3)
+        kind, a = synth.memory_estimate(16, 1024, 1)
+        self.assertTrue(kind.startswith("SRAM"))
+        self.assertAlmostEqual(a, 402.61 * 385.37, places=3)
+
+    def test_lib_cells_sequential(self):
+        lc = synth.lib_cells()
+        self.assertTrue(lc["sg13g2_dfrbp_1"][1])
+        self.assertFalse(lc["sg13g2_nand2_1"][1])
+        ff, comb, n = synth.kind_areas({"sg13g2_dfrbp_1": 2, "sg13g2_nand2_1": 3, "ll_sta_mem_0": 1})
+        self.assertEqual(n, 2)
+        self.assertAlmostEqual(ff, 2 * 47.1744, places=3)
+        self.assertAlmostEqual(comb, 3 * 7.2576, places=3)
+
+    def test_abc_recipes(self):
+        # the default recipe is the one every baseline was measured with; "timing" differs
+        # from it by dc2 alone
+        self.assertEqual(synth.ABC_RECIPE, "area")
+        self.assertEqual(synth.ABC_RECIPES["area"], "strash\nifraig\nscorr\ndc2\nstrash\n&get -n\n&dch -f\n"
+                         "&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n")
+        self.assertEqual(synth.ABC_RECIPES["timing"], synth.ABC_RECIPES["area"].replace("dc2\n", ""))
+
+    def test_targets_judge(self):
+        reps = [{"block": "b", "config": "x", "nand2_eq": 5000, "sta": {"critical_ns": 4.5}},
+                {"block": "b", "config": "y", "nand2_eq": 7000, "sta": {"critical_ns": 3.5},
+                 "ice40_fmax_median_mhz": 80.0}]
+        t = {"configs": ["b/*"], "metric": "critical_ns", "op": "<=", "target": 4.0}
+        self.assertEqual(synth.target_value(t, reps), (4.5, "b/x"))
+        t = {"configs": ["b/y"], "metric": "ice40_median_mhz", "op": ">=", "target": 75}
+        self.assertEqual(synth.target_value(t, reps), (80.0, "b/y"))
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description="Tests of the synthesis budget check (no synthesis runs).")
     ap.add_argument("-q", "--quiet", action="store_true", help="one line per failure only")
