@@ -48,6 +48,7 @@ import subprocess
 import sys
 import time
 
+import cutmiter  # scripts/cutmiter.py: the register-cut miter and its proof
 import synth  # scripts/synth.py: configurations, the read script and the synthesis flow
 
 ROOT = synth.ROOT
@@ -263,8 +264,9 @@ def prove_multiplier(out, a, b):
 
 
 def prove(work, top, netlist, gate_il=None, tag=None):
-    """equiv_make / equiv_simple / equiv_induct / equiv_status of work/gold.il against a
-    netlist; returns {proven, unproven, total, seconds, merged memories}."""
+    """Pair the RTL with a netlist (equiv_make), cut the registers and prove every $equiv cell
+    with ABC's SAT sweeping (see the module docstring); returns {proven, unproven, total,
+    seconds, merged memories, ...}."""
     tag = tag or netlist
     gate_il = gate_il or f"{work}/{netlist}.il"
     lib = f"read_liberty -ignore_miss_func {LIB}\n" if netlist == "sg13g2" else ""
@@ -274,33 +276,43 @@ rename {top} ll_gold
 rename {top} ll_gate
 flatten ll_gate
 async2sync
+opt_expr ll_gate
 dffunmap
 opt_clean
 equiv_make ll_gold ll_gate ll_equiv
 hierarchy -top ll_equiv
 tee -q -o {work}/{tag}.merged.txt select -list t:$mem_v2
-equiv_simple -short
-equiv_induct
 tee -q -o {work}/{tag}.status.txt equiv_status
-equiv_status -assert
+techmap
+aigmap
+write_json {work}/{tag}.json
 """
     t0 = time.time()
-    rc = yosys(script, os.path.join(work, f"prove_{tag}.ys"), os.path.join(work, f"prove_{tag}.log"), work,
-               check=False, timeout=PROOF_TIMEOUT_S)
-    secs = time.time() - t0
-    st = open(f"{work}/{tag}.status.txt").read() if os.path.exists(f"{work}/{tag}.status.txt") else ""
-    m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
+    yosys(script, os.path.join(work, f"prove_{tag}.ys"), os.path.join(work, f"prove_{tag}.log"), work,
+          timeout=PROOF_TIMEOUT_S)
+    st = open(f"{work}/{tag}.status.txt").read()
     m2 = re.search(r"Found (\d+) \$equiv cells", st)
-    if not m or not m2:
-        log = open(os.path.join(work, f"prove_{tag}.log")).read().splitlines()
-        raise RuntimeError(f"{tag}: no equiv_status figures (log {work}/prove_{tag}.log):\n" + "\n".join(log[-12:]))
-    proven, unproven = int(m.group(1)), int(m.group(2))
-    if (rc != 0) != (unproven > 0):
-        raise RuntimeError(f"{tag}: equiv_status -assert exit {rc} disagrees with {unproven} unproven cells")
+    if not m2:
+        raise RuntimeError(f"{tag}: no equiv_status figures ({work}/{tag}.status.txt)")
+    obl = cutmiter.build(f"{work}/{tag}.json", f"{work}/{tag}.aig")
+    res = cutmiter.sweep(f"{work}/{tag}.aig", f"{work}/{tag}.swept.aig", f"{work}/{tag}.abc.log",
+                         timeout=PROOF_TIMEOUT_S)
+    secs = time.time() - t0
+    cells = [o for o in obl["obligations"] if o["cell"]]
+    extra = [o for o in obl["obligations"] if not o["cell"]]
+    if len(cells) != int(m2.group(1)):
+        raise RuntimeError(f"{tag}: {len(cells)} obligations for {m2.group(1)} $equiv cells")
+    unproven = [o for o, v in zip(obl["obligations"], res) if v != 0]
     merged = [ln for ln in open(f"{work}/{tag}.merged.txt").read().split("\n") if "/" in ln]
-    unp = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
-    return {"proven": proven, "unproven": unproven, "total": int(m2.group(1)), "seconds": round(secs, 1),
-            "merged_memories": len(merged), "unproven_examples": [a for a, _ in unp[:5]]}
+    with open(f"{work}/{tag}.unproven.txt", "w") as f:
+        f.write("".join(f"{o['kind']} {o['name']}\n" for o in unproven))
+    os.remove(f"{work}/{tag}.json")   # large; the .aig and the logs stay
+    return {"proven": len(cells) - sum(1 for o in unproven if o["cell"]),
+            "unproven": len(unproven), "total": len(cells),
+            "registers": obl["registers"], "extra": len(extra),
+            "extra_unproven": sum(1 for o in unproven if not o["cell"]),
+            "seconds": round(secs, 1), "merged_memories": len(merged),
+            "unproven_examples": [o["name"] for o in unproven[:5]]}
 
 
 def run_config(block, cfg, out, netlists):
