@@ -101,10 +101,14 @@ class Aig:
             f.write(bytes(body))
 
 
-def build(json_path, aig_path, module="ll_equiv"):
-    """Write the cut miter of module as AIGER; returns {obligations: [{name, kind, cell}],
-    registers: paired register classes}. Output i of the AIG is obligation i."""
-    mod = json.load(open(json_path))["modules"][module]
+def load(json_path, module="ll_equiv"):
+    return json.load(open(json_path))["modules"][module]
+
+
+def build(mod, aig_path, free=frozenset()):
+    """Write the cut miter of module mod (from load()) as AIGER; returns {obligations:
+    [{name, kind, cell, reg}], registers: paired register classes}. Output i of the AIG is
+    obligation i. free: unpaired registers (Q bits) left free instead of assumed 0."""
     g = Aig()
     lit, drv, dffq, equivs = {}, {}, {}, []
     for p in mod["ports"].values():
@@ -151,9 +155,12 @@ def build(json_path, aig_path, module="ll_equiv"):
 
     obl = []   # (name, kind, is $equiv cell, gold-side bit, gate-side bit)
     paired = set()
+    outports = {b for p in mod["ports"].values() if p["direction"] == "output" for b in p["bits"]}
     for name, a, b, y in equivs:
         nm = names.get(y, name)
-        if a in dffq and b in dffq:
+        if b in ("x", "z") and y not in outports:
+            obl.append((nm, "gatex", True, a, b))
+        elif a in dffq and b in dffq:
             union(a, b)
             paired.update((a, b))
             kind = "reg" if dffq[a][1] == dffq[b][1] else "clock"
@@ -204,9 +211,12 @@ def build(json_path, aig_path, module="ll_equiv"):
             if x in lit:
                 stack.pop()
                 continue
-            if x in dffq:          # an unpaired register: assumed 0, proved below
-                lit[x] = 0
-                hyp.append(x)
+            if x in dffq:          # an unpaired register: assumed 0 (proved below) or free
+                if x in free:
+                    lit[x] = g.input()
+                else:
+                    lit[x] = 0
+                    hyp.append(x)
                 stack.pop()
                 continue
             d = drv.get(x)
@@ -228,6 +238,8 @@ def build(json_path, aig_path, module="ll_equiv"):
         rows.append({"name": nm, "kind": kind, "cell": cell})
         if kind == "clock":
             outs.append(1)        # registers on different clocks: not handled, unproven
+        elif kind == "gatex":
+            outs.append(0)        # the netlist does not compute this net (x), nothing reads it
         elif a in ("x", "z"):
             outs.append(0)        # the RTL does not care (x): any netlist value refines it
         else:
@@ -236,10 +248,38 @@ def build(json_path, aig_path, module="ll_equiv"):
     while k < len(hyp):
         q = hyp[k]
         k += 1
-        rows.append({"name": names.get(q, dffq[q][2]), "kind": "regzero", "cell": False})
+        rows.append({"name": names.get(q, dffq[q][2]), "kind": "regzero", "cell": False, "reg": q})
         outs.append(ev(dffq[q][0]))
     g.write(aig_path, outs)
     return {"obligations": rows, "registers": len(classes), "inputs": len(g.inputs), "ands": len(g.ands)}
+
+
+def blacklist(regs_json, out_path, keep_prefixes=("llmask.",)):
+    """The names equiv_make must not pair: every public net of ll_gold / ll_gate that is not
+    a port, not a register output (any bit driven by a flip-flop, aliases included) and not a
+    masked memory input. Internal nets are then compared only through what they drive
+    (ABC finds the internal correspondences itself), so a named net the netlist computes
+    differently where nothing observes it (an unreachable state, an x of the RTL) is no
+    obligation. regs_json: both modules with every cell but the flip-flops deleted.
+    Returns (kept names, blacklisted names)."""
+    mods = json.load(open(regs_json))["modules"]
+    keep, names = set(), set()
+    for m in ("ll_gold", "ll_gate"):
+        mod = mods[m]
+        q = set()
+        for c in mod["cells"].values():
+            q.update(b for b in c["connections"]["Q"] if isinstance(b, int))
+        keep.update(mod["ports"])
+        for n, v in mod["netnames"].items():
+            if n.startswith("$"):
+                continue
+            names.add(n)
+            if any(b in q for b in v["bits"]) or n.startswith(keep_prefixes):
+                keep.add(n)
+    black = sorted(names - keep)
+    with open(out_path, "w") as f:
+        f.write("".join(f"{n}\n" for n in black))
+    return sorted(keep & names), black
 
 
 def read_outputs(aig_path):
@@ -252,6 +292,21 @@ def read_outputs(aig_path):
         for _ in range(nl):
             f.readline()
         return [int(f.readline().split()[0]) for _ in range(no)]
+
+
+def prove(mod, aig, work_prefix, timeout=None, rounds=4):
+    """build + sweep; an unpaired register whose "holds 0" obligation fails is left free
+    and the miter rebuilt (at most `rounds` times). Returns (build result, output literals)."""
+    free = set()
+    for _ in range(rounds):
+        r = build(mod, aig, frozenset(free))
+        v = sweep(aig, work_prefix + ".swept.aig", work_prefix + ".abc.log", timeout=timeout)
+        bad = {o["reg"] for o, x in zip(r["obligations"], v) if x and o["kind"] == "regzero"}
+        if not bad:
+            break
+        free |= bad
+    r["free_registers"] = len(free)
+    return r, v
 
 
 def sweep(aig_in, aig_out, log, timeout=None):
@@ -279,7 +334,7 @@ def main():
     ap.add_argument("aig")
     ap.add_argument("--sweep", action="store_true", help="also prove it with ABC")
     a = ap.parse_args()
-    r = build(a.json, a.aig)
+    r = build(load(a.json), a.aig)
     print(f"{len(r['obligations'])} obligations, {r['registers']} register classes, {r['inputs']} inputs, "
           f"{r['ands']} AND gates")
     if a.sweep:
