@@ -3,8 +3,8 @@
 proved by SAT sweeping in ABC (yosys-abc, installed with Yosys).
 
 Input: the `ll_equiv` module that `equiv_make` builds from the RTL (gold) and a netlist
-(gate), lowered to $_AND_ / $_NOT_ / $_DFF_P_ (`techmap; aigmap`) and written with
-`write_json`. Memories ($mem_v2) and boxed multipliers stay cells: the two sides share
+(gate), lowered to Yosys's fine-grained gates and $_DFF_P_ (`techmap`) and written
+with `write_json`. Memories ($mem_v2) and boxed multipliers stay cells: the two sides share
 them (equiv_make merges them by name), their outputs are free inputs of the miter.
 
 Every $equiv cell (A = gold bit, B = gate bit, Y = the merged bit its readers use) is one
@@ -40,6 +40,9 @@ import re
 import subprocess
 import sys
 
+GATES = {"$_NOT_": "A", "$_BUF_": "A", "$_AND_": "AB", "$_NAND_": "AB", "$_OR_": "AB", "$_NOR_": "AB",
+         "$_XOR_": "AB", "$_XNOR_": "AB", "$_ANDNOT_": "AB", "$_ORNOT_": "AB", "$_MUX_": "ABS",
+         "$_NMUX_": "ABS", "$_AOI3_": "ABC", "$_OAI3_": "ABC", "$_AOI4_": "ABCD", "$_OAI4_": "ABCD"}
 LEAF_TYPES = ("$mem_v2",)          # shared cells whose outputs are free inputs
 LEAF_PREFIX = "ll_box_"            # boxed multipliers (scripts/equiv.py)
 
@@ -68,6 +71,40 @@ class Aig:
 
     def XOR(self, a, b):
         return self.AND(self.AND(a, b ^ 1) ^ 1, self.AND(a ^ 1, b) ^ 1) ^ 1
+
+    def OR(self, a, b):
+        return self.AND(a ^ 1, b ^ 1) ^ 1
+
+    def MUX(self, a, b, s):   # s ? b : a
+        return self.OR(self.AND(a, s ^ 1), self.AND(b, s))
+
+    def gate(self, t, v):
+        """The Yosys fine-grained gate t ($_AND_, ..., see GATES) on literals v."""
+        if t == "$_NOT_":
+            return v[0] ^ 1
+        if t == "$_BUF_":
+            return v[0]
+        if t in ("$_AND_", "$_NAND_"):
+            return self.AND(v[0], v[1]) ^ (t == "$_NAND_")
+        if t in ("$_OR_", "$_NOR_"):
+            return self.OR(v[0], v[1]) ^ (t == "$_NOR_")
+        if t in ("$_XOR_", "$_XNOR_"):
+            return self.XOR(v[0], v[1]) ^ (t == "$_XNOR_")
+        if t == "$_ANDNOT_":
+            return self.AND(v[0], v[1] ^ 1)
+        if t == "$_ORNOT_":
+            return self.OR(v[0], v[1] ^ 1)
+        if t in ("$_MUX_", "$_NMUX_"):
+            return self.MUX(v[0], v[1], v[2]) ^ (t == "$_NMUX_")
+        if t == "$_AOI3_":
+            return self.OR(self.AND(v[0], v[1]), v[2]) ^ 1
+        if t == "$_OAI3_":
+            return self.AND(self.OR(v[0], v[1]), v[2]) ^ 1
+        if t == "$_AOI4_":
+            return self.OR(self.AND(v[0], v[1]), self.AND(v[2], v[3])) ^ 1
+        if t == "$_OAI4_":
+            return self.AND(self.OR(v[0], v[1]), self.OR(v[2], v[3])) ^ 1
+        raise RuntimeError(f"cut miter: no gate {t}")
 
     def write(self, path, outs):
         """Binary AIGER: inputs 1..I, then the AND gates in creation (topological) order."""
@@ -118,10 +155,8 @@ def build(mod, aig_path, free=frozenset()):
                     lit[b] = g.input()
     for name, c in mod["cells"].items():
         t, con = c["type"], c["connections"]
-        if t == "$_AND_":
-            drv[con["Y"][0]] = ("and", con["A"][0], con["B"][0])
-        elif t == "$_NOT_":
-            drv[con["Y"][0]] = ("not", con["A"][0])
+        if t in GATES:
+            drv[con["Y"][0]] = (t,) + tuple(con[p][0] for p in GATES[t])
         elif t == "$_DFF_P_":
             dffq[con["Q"][0]] = (con["D"][0], con["C"][0], name)
         elif t == "$equiv":
@@ -229,7 +264,7 @@ def build(mod, aig_path, free=frozenset()):
                 stack.extend(todo)
                 continue
             v = [lit[a] if isinstance(a, int) else const(a) for a in d[1:]]
-            lit[x] = g.AND(v[0], v[1]) if d[0] == "and" else (v[0] ^ 1 if d[0] == "not" else v[0])
+            lit[x] = v[0] if d[0] == "buf" else g.gate(d[0], v)
             stack.pop()
         return lit[bit]
 
