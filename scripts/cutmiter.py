@@ -237,6 +237,8 @@ def build(mod, aig_path, free=frozenset()):
     def const(bit):
         return int(bit) if bit in ("0", "1") else g.input()   # x/z: free
 
+    visiting, loops = set(), []
+
     def ev(bit):
         if isinstance(bit, str):
             return const(bit)
@@ -261,6 +263,12 @@ def build(mod, aig_path, free=frozenset()):
                 continue
             todo = [a for a in d[1:] if isinstance(a, int) and a not in lit]
             if todo:
+                if x in visiting:     # a combinational cycle: cut it with a free input
+                    lit[x] = g.input()
+                    loops.append(x)
+                    stack.pop()
+                    continue
+                visiting.add(x)
                 stack.extend(todo)
                 continue
             v = [lit[a] if isinstance(a, int) else const(a) for a in d[1:]]
@@ -285,6 +293,9 @@ def build(mod, aig_path, free=frozenset()):
         k += 1
         rows.append({"name": names.get(q, dffq[q][2]), "kind": "regzero", "cell": False, "reg": q})
         outs.append(ev(dffq[q][0]))
+    for x in loops:   # a cut cycle is sound (any value) but must not pass unnoticed
+        rows.append({"name": names.get(x, str(x)), "kind": "loop", "cell": False})
+        outs.append(1)
     g.write(aig_path, outs)
     return {"obligations": rows, "registers": len(classes), "inputs": len(g.inputs), "ands": len(g.ands)}
 

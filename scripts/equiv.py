@@ -449,7 +449,7 @@ def main():
     netlists = tuple(a.netlist or NETLISTS)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
-    jobs = []
+    jobs, skipped = [], []
     if not a.selftest_only:
         blocks = sorted(os.path.basename(os.path.dirname(p)) for p in
                         __import__("glob").glob(os.path.join(ROOT, "synth", "*", "configs.json")))
@@ -464,7 +464,9 @@ def main():
                 elif a.smoke or a.block:
                     if not c.get("smoke"):
                         continue
-                elif not (c.get("smoke") or c.get("equiv")):
+                elif not (c.get("smoke") or c.get("equiv")) or c.get("equiv") is False:
+                    if c.get("equiv") is False:
+                        skipped.append((b, c))
                     continue
                 jobs.append((b, c))
         if not jobs:
@@ -544,6 +546,8 @@ def main():
     secs = time.time() - t0
     if rows:
         print("\n" + table(rows) + "\n")
+    for b, c in skipped:
+        print(f"equiv: {b}/{c['name']} is not in the default set (\"equiv\": false): {c.get('equiv_note', '')}")
     with open(os.path.join(a.out, "report.json"), "w") as f:
         json.dump({"rows": rows, "selftest": st_lines, "selftest_problems": st_problems,
                    "seconds": round(secs, 1)}, f, indent=2)
@@ -557,6 +561,8 @@ def main():
         if st_lines or st_problems:
             f.write("\nNegative test (one-gate mutants must fail the proof):\n\n" +
                     "".join(f"- {ln}\n" for ln in st_lines) + "".join(f"- FAIL: {p}\n" for p in st_problems))
+        for b, c in skipped:
+            f.write(f"\nNot in the default set (`\"equiv\": false`): {b}/{c['name']}: {c.get('equiv_note', '')}\n")
         f.write(f"\nTotal {secs:.0f} s; {failed} failures.\n")
     print(f"equiv: report {os.path.relpath(os.path.join(a.out, 'report.md'), ROOT)}; {len(rows)} proofs in {secs:.0f} s")
     print(f"{len(rows) - sum(1 for r in rows if r['unproven'])} proven, {failed} failed")
