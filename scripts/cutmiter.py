@@ -213,10 +213,12 @@ def build(mod, aig_path, free=frozenset()):
         m = re.fullmatch(r"(.*)_(gold|gate)", n)
         if m:
             for i, b in enumerate(v["bits"]):
-                if b in dffq and b not in paired and b not in lit:
+                # a gold register the netlist merged into another one (opt_merge: equal
+                # registers) pairs with that one: the netlist's net of the same name is its Q
+                if b in dffq and b not in lit and (m.group(2) == "gate" or b not in paired):
                     byname.setdefault((m.group(1), i), {})[m.group(2)] = b
     for (n, i), sides in sorted(byname.items()):
-        if len(sides) == 2 and not (sides["gold"] in paired or sides["gate"] in paired):
+        if len(sides) == 2 and sides["gold"] not in paired:
             a, b = sides["gold"], sides["gate"]
             union(a, b)
             paired.update((a, b))

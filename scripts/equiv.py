@@ -31,7 +31,9 @@ smoke configuration and every configuration marked "equiv": true):
      the claim of equiv_simple -short + equiv_induct (from equal register states the two
      designs stay equal) decided by an engine that closes restructured arithmetic; Yosys
      0.23's equiv_simple (one MiniSat call per bit, no internal equivalences) did not close
-     the marker's EWMA update within minutes.
+     the marker's EWMA update within minutes. When cells stay unproven, the same pairing
+     goes to equiv_simple -short + equiv_induct (prove_yosys); its result counts only if
+     it proves every cell.
 Multipliers with two variable operands are boxed out: every such $mul becomes an instance of
 a black-box module of its own right after proc/flatten (the same file feeds synthesis and
 the gold side), the netlists keep the instance, equiv_make merges the two instances and
@@ -205,7 +207,7 @@ def synthesise(block, cfg, work):
     gate = read + synth.gate_script(top, work, f"{work}/generic_raw.il", f"{work}/sg13g2_raw.il")
     yosys(gate, os.path.join(work, "gate.ys"), os.path.join(work, "gate.log"), work)
     t_synth = time.time() - t0
-    gold = read + f"opt_clean\nopt_dff -nosdff\nopt_clean\nmemory -nomap\nopt_expr -mux_undef\nopt_clean\nwrite_rtlil {work}/gold_raw.il\n"
+    gold = read + f"opt_clean\nopt_dff -nosdff\nopt_clean\nmemory -nomap\nopt_clean\nwrite_rtlil {work}/gold_raw.il\n"
     yosys(gold, os.path.join(work, "gold.ys"), os.path.join(work, "gold.log"), work)
     mems = mask_memories(f"{work}/gold_raw.il", f"{work}/gold.il")
     for n in NETLISTS:
@@ -342,12 +344,46 @@ write_json {work}/{tag}.json
     with open(f"{work}/{tag}.unproven.txt", "w") as f:
         f.write("".join(f"{o['kind']} {o['name']}\n" for o in unproven))
     os.remove(f"{work}/{tag}.json")   # large; the .aig and the logs stay
-    return {"proven": len(cells) - sum(1 for o in unproven if o["cell"]),
+    engine = "abc"
+    if unproven and FALLBACK:
+        fb = prove_yosys(work, tag)
+        if fb and fb[1] == 0 and fb[2] == len(cells):
+            engine, unproven, extra = "equiv_simple+induct", [], []
+    return {"proven": len(cells) - sum(1 for o in unproven if o["cell"]), "engine": engine,
             "unproven": len(unproven), "total": len(cells),
             "registers": obl["registers"], "free_registers": obl["free_registers"], "extra": len(extra),
             "extra_unproven": sum(1 for o in unproven if not o["cell"]),
             "seconds": round(secs, 1), "merged_memories": len(merged),
             "unproven_examples": [o["name"] for o in unproven[:5]]}
+
+
+FALLBACK = True
+FALLBACK_TIMEOUT_S = 300
+
+
+def prove_yosys(work, tag):
+    """The fallback when the cut miter leaves cells unproven: the same pairing (prep.il,
+    blacklist) proved by Yosys's own equiv_simple -short + equiv_induct (an engine that does
+    not cut the registers: equiv_induct assumes every cell equal in the previous cycles).
+    Returns (proven, unproven, total) or None when it does not finish in FALLBACK_TIMEOUT_S."""
+    script = f"""read_rtlil {work}/{tag}.prep.il
+equiv_make -blacklist {work}/{tag}.blacklist.txt ll_gold ll_gate ll_equiv
+hierarchy -top ll_equiv
+equiv_simple -short
+equiv_induct
+tee -q -o {work}/{tag}.fallback.txt equiv_status
+"""
+    try:
+        yosys(script, os.path.join(work, f"fallback_{tag}.ys"), os.path.join(work, f"fallback_{tag}.log"), work,
+              check=False, timeout=FALLBACK_TIMEOUT_S)
+    except RuntimeError:
+        return None
+    st = open(f"{work}/{tag}.fallback.txt").read() if os.path.exists(f"{work}/{tag}.fallback.txt") else ""
+    m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
+    m2 = re.search(r"Found (\d+) \$equiv cells", st)
+    if not m or not m2:
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m2.group(1))
 
 
 def run_config(block, cfg, out, netlists):
