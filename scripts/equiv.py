@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Formal equivalence of the synthesised netlists with the RTL (Yosys 0.23 `equiv_*`).
+"""Formal equivalence of the synthesised netlists with the RTL (Yosys 0.23 `equiv_make` + ABC).
 
 For each selected configuration of synth/<block>/configs.json (default: every block's
 smoke configuration and every configuration marked "equiv": true):
@@ -16,15 +16,30 @@ smoke configuration and every configuration marked "equiv": true):
      address of a clocked read port when its read enable is low. Without the masks the
      RTL's don't-care values (proc drives an unwritten port with x) could not be matched;
   4. the SG13G2 cells are replaced by their Liberty functions (`read_liberty` without -lib,
-     then flatten: the Liberty has no Verilog models), then
-     equiv_make gold gate equiv; equiv_simple; equiv_induct; equiv_status -assert.
-     A $equiv cell is one bit of a signal the two designs share by name (ports, register
-     outputs, named nets, memory inputs); proven = equiv_simple or equiv_induct proved it.
-Configurations with "equiv_box": ["mul"] (DCQCN RP) box their multipliers out: every $mul
-cell is moved into a module of its own (submod, right after proc/flatten, the same on both
-sides), kept as a black box in the netlists, its inputs proven like a memory's; the
-multiplier mapping itself is proved on its own at reduced width (BOX_MUL_WIDTHS: a
-module `Y = A * B` through the same flow, generic and SG13G2).
+     then flatten: the Liberty has no Verilog models; async2sync + opt_expr fold the tied-off
+     asynchronous resets so every flop output is a plain wire again), both sides get
+     dffunmap (enables and synchronous resets as logic, plain $dff only);
+  5. `equiv_make -blacklist` pairs the two designs by net name and puts a $equiv cell on
+     every bit of every net both have that is observable: ports, register outputs (any bit
+     of the name driven by a flip-flop, on either side), memory and multiplier-box inputs.
+     Internal named nets are blacklisted: they are compared only through what they drive,
+     so a net the netlist computes differently where nothing observes it is no obligation;
+  6. the proof (scripts/cutmiter.py): the paired registers are cut (one free value per
+     pair, the obligation is gold D == gate D), every $equiv cell becomes one output of a
+     combinational AIG miter, and ABC (yosys-abc, installed with Yosys) proves the outputs
+     constant by SAT sweeping (&fraig). proven = its output swept to constant 0. This is
+     the claim of equiv_simple -short + equiv_induct (from equal register states the two
+     designs stay equal) decided by an engine that closes restructured arithmetic; Yosys
+     0.23's equiv_simple (one MiniSat call per bit, no internal equivalences) did not close
+     the marker's EWMA update within minutes. When cells stay unproven, the same pairing
+     goes to equiv_simple -short + equiv_induct (prove_yosys); its result counts only if
+     it proves every cell.
+Multipliers with two variable operands are boxed out: every such $mul becomes an instance of
+a black-box module of its own right after proc/flatten (the same file feeds synthesis and
+the gold side), the netlists keep the instance, equiv_make merges the two instances and
+their inputs are obligations like a memory's; each boxed multiplier shape is then proved on
+its own at reduced width (`Y = A * B`, operands cut to MUL_MAX_W bits, the box's
+signedness, through the same flow, generic and SG13G2).
 
 Any unproven cell fails the run (exit 1). The self-test (--selftest, run by `make equiv`)
 applies a one-gate change to a proved netlist (the first AND2 becomes an OR2, in the SG13G2
@@ -48,6 +63,7 @@ import subprocess
 import sys
 import time
 
+import cutmiter  # scripts/cutmiter.py: the register-cut miter and its proof
 import synth  # scripts/synth.py: configurations, the read script and the synthesis flow
 
 ROOT = synth.ROOT
@@ -55,11 +71,7 @@ LIB = synth.LIB
 NETLISTS = ("sg13g2", "generic")
 SELFTEST = ("dcqcn", "np_q64")          # the configuration the negative test mutates
 MUTATION = {"sg13g2": ("sg13g2_and2_1", "sg13g2_or2_1"), "generic": ("$_AND_", "$_OR_")}
-BOX_MUL_WIDTHS = (8, 8)                 # reduced-width multiplier proved on its own
 PROOF_TIMEOUT_S = 600                   # one equiv_make..equiv_status run
-# What `make equiv` proves (the configurations that close today; see docs/synthesis.md,
-# "Formal equivalence", for the smoke configurations that do not close yet: --smoke)
-DEFAULT_SET = (("dcqcn", "np_q64"), ("pfc", "codec"))
 
 
 def die(msg):
@@ -236,15 +248,35 @@ def box_multipliers(il_in, il_out):
     return boxes
 
 
-def prove_multiplier(out, a, b):
-    """The multiplier mapping on its own at reduced width: Y = A * B (a x b -> a + b bits,
-    unsigned) through the same synthesis flow, generic and SG13G2, proved like a block."""
-    work = os.path.join(out, "work", f"mul_{a}x{b}")
+MUL_MAX_W = 8      # boxed multipliers are proved on their own with operands cut to this width
+
+
+def mul_shape(box):
+    """The reduced-width shape a boxed multiplier is proved at: operands at most MUL_MAX_W
+    bits, the product as wide as the box's but at most a + b bits (a 30 x 30 SG13G2
+    multiplier does not close in ABC within 10 minutes; 8 x 8 closes in seconds)."""
+    a, b = min(box["a"], MUL_MAX_W), min(box["b"], MUL_MAX_W)
+    return (a, b, min(box["y"], a + b), box["signed"])
+
+
+def shape_name(shape):
+    a, b, y, sgn = shape
+    return f"{a}x{b}->{y}" + (" signed" if sgn else "")
+
+
+def prove_multiplier(out, shape):
+    """One boxed multiplier shape on its own: Y = A * B at the reduced widths of mul_shape (and
+    the box's signedness) through the same synthesis flow, generic and SG13G2, proved like a
+    block."""
+    a, b, y, sgn = shape
+    tag = f"mul_{a}x{b}_{y}" + ("_s" if sgn else "")
+    work = os.path.join(out, "work", tag)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    sd = "signed " if sgn else ""
     with open(f"{work}/ll_mul_check.v", "w") as f:
-        f.write(f"module ll_mul_check (input wire [{a - 1}:0] A, input wire [{b - 1}:0] B, "
-                f"output wire [{a + b - 1}:0] Y);\n  assign Y = A * B;\nendmodule\n")
+        f.write(f"module ll_mul_check (input wire {sd}[{a - 1}:0] A, input wire {sd}[{b - 1}:0] B, "
+                f"output wire {sd}[{y - 1}:0] Y);\n  assign Y = A * B;\nendmodule\n")
     t0 = time.time()
     read = f"read_verilog {work}/ll_mul_check.v\nhierarchy -check -top ll_mul_check\n"
     yosys(read + synth.gate_script("ll_mul_check", work, f"{work}/generic_raw.il", f"{work}/sg13g2_raw.il"),
@@ -256,51 +288,102 @@ def prove_multiplier(out, a, b):
     for n in NETLISTS:
         shutil.copy(f"{work}/{n}_raw.il", f"{work}/{n}.il")
         r = prove(work, "ll_mul_check", n)
-        r.update({"block": "(multiplier)", "config": f"{a}x{b}", "top": "Y = A * B", "netlist": n,
+        r.update({"block": "(multiplier)", "config": shape_name(shape), "top": "Y = A * B", "netlist": n,
                   "memories": 0, "boxes": 0, "synth_s": t_synth})
         res.append(r)
-    return res, {"memories": [], "boxes": []}
+    return res, {}
 
 
 def prove(work, top, netlist, gate_il=None, tag=None):
-    """equiv_make / equiv_simple / equiv_induct / equiv_status of work/gold.il against a
-    netlist; returns {proven, unproven, total, seconds, merged memories}."""
+    """Pair the RTL with a netlist (equiv_make), cut the registers and prove every $equiv cell
+    with ABC's SAT sweeping (see the module docstring); returns {proven, unproven, total,
+    seconds, merged memories, ...}."""
     tag = tag or netlist
     gate_il = gate_il or f"{work}/{netlist}.il"
     lib = f"read_liberty -ignore_miss_func {LIB}\n" if netlist == "sg13g2" else ""
-    script = f"""read_rtlil {work}/gold.il
+    prep = f"""read_rtlil {work}/gold.il
 rename {top} ll_gold
 {lib}read_rtlil {gate_il}
 rename {top} ll_gate
 flatten ll_gate
 async2sync
+opt_expr ll_gate
 dffunmap
 opt_clean
-equiv_make ll_gold ll_gate ll_equiv
+write_rtlil {work}/{tag}.prep.il
+delete ll_gold/t:* ll_gold/t:$dff %d ll_gate/t:* ll_gate/t:$_DFF_P_ %d
+write_json {work}/{tag}.regs.json
+"""
+    script = f"""read_rtlil {work}/{tag}.prep.il
+equiv_make -blacklist {work}/{tag}.blacklist.txt ll_gold ll_gate ll_equiv
 hierarchy -top ll_equiv
 tee -q -o {work}/{tag}.merged.txt select -list t:$mem_v2
-equiv_simple -short
-equiv_induct
 tee -q -o {work}/{tag}.status.txt equiv_status
-equiv_status -assert
+techmap
+write_json {work}/{tag}.json
 """
     t0 = time.time()
-    rc = yosys(script, os.path.join(work, f"prove_{tag}.ys"), os.path.join(work, f"prove_{tag}.log"), work,
-               check=False, timeout=PROOF_TIMEOUT_S)
+    yosys(prep, os.path.join(work, f"prep_{tag}.ys"), os.path.join(work, f"prep_{tag}.log"), work,
+          timeout=PROOF_TIMEOUT_S)
+    _, black = cutmiter.blacklist(f"{work}/{tag}.regs.json", f"{work}/{tag}.blacklist.txt")
+    yosys(script, os.path.join(work, f"prove_{tag}.ys"), os.path.join(work, f"prove_{tag}.log"), work,
+          timeout=PROOF_TIMEOUT_S)
+    st = open(f"{work}/{tag}.status.txt").read()
+    m2 = re.search(r"Found (\d+) \$equiv cells", st)
+    if not m2:
+        raise RuntimeError(f"{tag}: no equiv_status figures ({work}/{tag}.status.txt)")
+    obl, res = cutmiter.prove(cutmiter.load(f"{work}/{tag}.json"), f"{work}/{tag}.aig", f"{work}/{tag}",
+                              timeout=PROOF_TIMEOUT_S)
     secs = time.time() - t0
-    st = open(f"{work}/{tag}.status.txt").read() if os.path.exists(f"{work}/{tag}.status.txt") else ""
+    cells = [o for o in obl["obligations"] if o["cell"]]
+    extra = [o for o in obl["obligations"] if not o["cell"]]
+    if len(cells) != int(m2.group(1)):
+        raise RuntimeError(f"{tag}: {len(cells)} obligations for {m2.group(1)} $equiv cells")
+    unproven = [o for o, v in zip(obl["obligations"], res) if v != 0]
+    merged = [ln for ln in open(f"{work}/{tag}.merged.txt").read().split("\n") if "/" in ln]
+    with open(f"{work}/{tag}.unproven.txt", "w") as f:
+        f.write("".join(f"{o['kind']} {o['name']}\n" for o in unproven))
+    os.remove(f"{work}/{tag}.json")   # large; the .aig and the logs stay
+    engine = "abc"
+    if unproven and FALLBACK:
+        fb = prove_yosys(work, tag)
+        if fb and fb[1] == 0 and fb[2] == len(cells):
+            engine, unproven, extra = "equiv_simple+induct", [], []
+    return {"proven": len(cells) - sum(1 for o in unproven if o["cell"]), "engine": engine,
+            "unproven": len(unproven), "total": len(cells),
+            "registers": obl["registers"], "free_registers": obl["free_registers"], "extra": len(extra),
+            "extra_unproven": sum(1 for o in unproven if not o["cell"]),
+            "seconds": round(secs, 1), "merged_memories": len(merged),
+            "unproven_examples": [o["name"] for o in unproven[:5]]}
+
+
+FALLBACK = True
+FALLBACK_TIMEOUT_S = 300
+
+
+def prove_yosys(work, tag):
+    """The fallback when the cut miter leaves cells unproven: the same pairing (prep.il,
+    blacklist) proved by Yosys's own equiv_simple -short + equiv_induct (an engine that does
+    not cut the registers: equiv_induct assumes every cell equal in the previous cycles).
+    Returns (proven, unproven, total) or None when it does not finish in FALLBACK_TIMEOUT_S."""
+    script = f"""read_rtlil {work}/{tag}.prep.il
+equiv_make -blacklist {work}/{tag}.blacklist.txt ll_gold ll_gate ll_equiv
+hierarchy -top ll_equiv
+equiv_simple -short
+equiv_induct
+tee -q -o {work}/{tag}.fallback.txt equiv_status
+"""
+    try:
+        yosys(script, os.path.join(work, f"fallback_{tag}.ys"), os.path.join(work, f"fallback_{tag}.log"), work,
+              check=False, timeout=FALLBACK_TIMEOUT_S)
+    except RuntimeError:
+        return None
+    st = open(f"{work}/{tag}.fallback.txt").read() if os.path.exists(f"{work}/{tag}.fallback.txt") else ""
     m = re.search(r"Of those cells (\d+) are proven and (\d+) are unproven", st)
     m2 = re.search(r"Found (\d+) \$equiv cells", st)
     if not m or not m2:
-        log = open(os.path.join(work, f"prove_{tag}.log")).read().splitlines()
-        raise RuntimeError(f"{tag}: no equiv_status figures (log {work}/prove_{tag}.log):\n" + "\n".join(log[-12:]))
-    proven, unproven = int(m.group(1)), int(m.group(2))
-    if (rc != 0) != (unproven > 0):
-        raise RuntimeError(f"{tag}: equiv_status -assert exit {rc} disagrees with {unproven} unproven cells")
-    merged = [ln for ln in open(f"{work}/{tag}.merged.txt").read().split("\n") if "/" in ln]
-    unp = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", st)
-    return {"proven": proven, "unproven": unproven, "total": int(m2.group(1)), "seconds": round(secs, 1),
-            "merged_memories": len(merged), "unproven_examples": [a for a, _ in unp[:5]]}
+        return None
+    return int(m.group(1)), int(m.group(2)), int(m2.group(1))
 
 
 def run_config(block, cfg, out, netlists):
@@ -393,7 +476,7 @@ def main():
     ap.add_argument("--selftest", action="store_true", help="also run the negative test")
     ap.add_argument("--selftest-only", action="store_true")
     ap.add_argument("--timeout", type=int, default=PROOF_TIMEOUT_S, help="seconds per proof (default %(default)s)")
-    ap.add_argument("--no-multiplier", action="store_true", help="skip the reduced-width multiplier proof")
+    ap.add_argument("--no-multiplier", action="store_true", help="skip the proofs of the boxed multipliers")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "equiv"))
     a = ap.parse_args()
@@ -402,7 +485,7 @@ def main():
     netlists = tuple(a.netlist or NETLISTS)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
-    jobs = []
+    jobs, skipped = [], []
     if not a.selftest_only:
         blocks = sorted(os.path.basename(os.path.dirname(p)) for p in
                         __import__("glob").glob(os.path.join(ROOT, "synth", "*", "configs.json")))
@@ -417,7 +500,9 @@ def main():
                 elif a.smoke or a.block:
                     if not c.get("smoke"):
                         continue
-                elif (b, c["name"]) not in DEFAULT_SET:
+                elif not (c.get("smoke") or c.get("equiv")) or c.get("equiv") is False:
+                    if c.get("equiv") is False:
+                        skipped.append((b, c))
                     continue
                 jobs.append((b, c))
         if not jobs:
@@ -425,21 +510,30 @@ def main():
     rows, failed = [], 0
     with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = {ex.submit(run_config, b, c, a.out, netlists): (b, c["name"]) for b, c in jobs}
-        if any((b, c["name"]) not in DEFAULT_SET for b, c in jobs) and not a.no_multiplier:
-            futs[ex.submit(prove_multiplier, a.out, *BOX_MUL_WIDTHS)] = ("(multiplier)", "%dx%d" % BOX_MUL_WIDTHS)
         want_st = a.selftest or a.selftest_only
         reuse = want_st and any((b, c["name"]) == SELFTEST for b, c in jobs)
         # the negative test reuses the SELFTEST configuration's proof when the run has it
         st_fut = ex.submit(selftest, a.out, netlists) if (want_st and not reuse) else None
-        mut_futs = []
-        for fut in cf.as_completed(list(futs)):
+        mut_futs, shapes = [], set()
+        pending = set(futs)
+        while pending:
+            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            fut = done.pop()
+            pending |= done
             b, n = futs[fut]
             try:
-                res, _ = fut.result()
+                res, info = fut.result()
             except Exception as e:  # noqa: BLE001 - report and count every failure
                 print(f"equiv: {b}/{n}: FAILED: {e}", flush=True)
                 failed += 1
                 continue
+            for box in info.get("boxes", []):   # each boxed multiplier shape, proved once
+                sh = mul_shape(box)
+                if sh not in shapes and not a.no_multiplier:
+                    shapes.add(sh)
+                    f = ex.submit(prove_multiplier, a.out, sh)
+                    futs[f] = ("(multiplier)", shape_name(sh))
+                    pending.add(f)
             if reuse and (b, n) == SELFTEST:
                 for r in res:
                     if r["unproven"] == 0:
@@ -483,20 +577,28 @@ def main():
                 print("equiv: self-test: every one-gate mutant fails the proof")
             failed += len(st_problems)
     order = {(b, c["name"]): i for i, (b, c) in enumerate(jobs)}
-    order[("(multiplier)", "%dx%d" % BOX_MUL_WIDTHS)] = len(order)
-    rows.sort(key=lambda r: (order[(r["block"], r["config"])], NETLISTS.index(r["netlist"])))
+    rows.sort(key=lambda r: (order.get((r["block"], r["config"]), len(order)), r["config"],
+                             NETLISTS.index(r["netlist"])))
     secs = time.time() - t0
     if rows:
         print("\n" + table(rows) + "\n")
+    for b, c in skipped:
+        print(f"equiv: {b}/{c['name']} is not in the default set (\"equiv\": false): {c.get('equiv_note', '')}")
     with open(os.path.join(a.out, "report.json"), "w") as f:
         json.dump({"rows": rows, "selftest": st_lines, "selftest_problems": st_problems,
                    "seconds": round(secs, 1)}, f, indent=2)
+    with open(os.path.join(a.out, "summary.json"), "w") as f:   # the sign-off table's input
+        json.dump([{"block": r["block"], "config": r["config"], "netlist": r["netlist"], "cells": r["total"],
+                    "proven": r["proven"], "unproven": r["unproven"], "seconds": r["seconds"],
+                    "synth_seconds": r["synth_s"]} for r in rows], f, indent=1)
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write("# Netlist vs RTL equivalence (make equiv)\n\nGenerated by scripts/equiv.py; see docs/synthesis.md "
                 "(\"Formal equivalence\").\n\n" + (table(rows) if rows else "(no configurations)") + "\n")
         if st_lines or st_problems:
             f.write("\nNegative test (one-gate mutants must fail the proof):\n\n" +
                     "".join(f"- {ln}\n" for ln in st_lines) + "".join(f"- FAIL: {p}\n" for p in st_problems))
+        for b, c in skipped:
+            f.write(f"\nNot in the default set (`\"equiv\": false`): {b}/{c['name']}: {c.get('equiv_note', '')}\n")
         f.write(f"\nTotal {secs:.0f} s; {failed} failures.\n")
     print(f"equiv: report {os.path.relpath(os.path.join(a.out, 'report.md'), ROOT)}; {len(rows)} proofs in {secs:.0f} s")
     print(f"{len(rows) - sum(1 for r in rows if r['unproven'])} proven, {failed} failed")
