@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,11 @@ MUT_RE = re.compile(r"^  assign (\S+(?: \[\d+\])?) = ([^\s~(]\S*(?: \[\d+\])?) &
 def die(msg):
     print(f"gates: error: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def run(cmd, log, cwd=ROOT, env=None):
@@ -123,9 +129,11 @@ def synthesise(bench, work, netlist, memories, out_v):
     cut = gate.index("dfflibmap")
     if netlist == "generic":
         gate = gate[:cut]
-    if memories == "flops":   # the RAMs become flip-flops and read muxes too
-        first = gate.index("\n") + 1
-        gate = gate[:first] + "memory_map\nopt -fast\n" + gate[first:]
+    # Arrays inferred as memories outside ll_ram_1r1w (e.g. DCQCN's per-slot lists) become
+    # flip-flops and read muxes, and with --memories flops the RAMs too: the netlist holds
+    # no behavioural memory
+    first = gate.index("\n") + 1
+    gate = gate[:first] + "memory_map\nopt -fast\n" + gate[first:]
     post = ""
     if netlist == "sg13g2":   # every cell becomes its Liberty function
         post = f"read_liberty -ignore_miss_func {synth.LIB}\nflatten\nopt_clean\n"
@@ -167,12 +175,12 @@ def configure(netlist_dir, build_dir, log):
 
 
 def build(build_dir, targets, jobs, log):
-    """Build bench targets; returns seconds."""
-    t0 = time.time()
+    """Build bench targets; returns (wall seconds, CPU seconds of the compilers)."""
+    t0, c0 = time.time(), cpu_children()
     rc, _ = run(["cmake", "--build", build_dir, "-j", str(jobs), "--target"] + targets, log)
     if rc:
         raise RuntimeError(f"build failed (log {log}):\n{tail(log)}")
-    return time.time() - t0
+    return time.time() - t0, cpu_children() - c0
 
 
 RESULT_RE = re.compile(r": (\d+) cycles compared, 0 mismatches, (\d+) cycles/s")
@@ -247,41 +255,48 @@ def pick_and(path):
     return lines, best[1], best[0]
 
 
-def selftest(bench, netlist_v, out, cycles, jobs):
-    """Mutate one AND of netlist_v into an OR, build the bench on it, run it: it must
-    report a mismatch. Returns (line, problem or None, facts)."""
-    mdir = os.path.join(out, "mutant")
-    ndir = os.path.join(mdir, "netlists")
-    shutil.rmtree(ndir, ignore_errors=True)
-    os.makedirs(ndir)
+def selftest(bench, netlist_v, bdir, out, cycles, jobs):
+    """Mutate one AND of netlist_v into an OR, rebuild the bench on it in the gate-level
+    tree bdir (ccache keeps the unchanged files), run it: it must report a mismatch. The
+    good netlist and bench are restored afterwards. Returns (line, problem or None)."""
+    good = open(netlist_v).read()
     lines, i, d = pick_and(netlist_v)
     old = lines[i]
     lines[i] = old.replace(" & ", " | ", 1)
-    with open(os.path.join(ndir, os.path.basename(netlist_v)), "w") as f:
-        f.write("\n".join(lines))
-    bsecs = configure(ndir, os.path.join(mdir, "build"), os.path.join(mdir, "configure.log"))
-    bsecs += build(os.path.join(mdir, "build"), [f"tb_{bench['name']}"], jobs, os.path.join(mdir, "build.log"))
-    r = run_bench(os.path.join(mdir, "build"), bench, cycles, os.path.join(mdir, "run"))
-    where = f"{bench['name']}/{bench['set']} netlist line {i + 1}: `{old.strip()}` -> `{lines[i].strip()}` ({d} hops from an output)"
+    mdir = os.path.join(out, "mutant")
+    os.makedirs(mdir, exist_ok=True)
+    target = [f"tb_{bench['name']}"]
+    try:
+        with open(netlist_v, "w") as f:
+            f.write("\n".join(lines))
+        shutil.copy(netlist_v, os.path.join(mdir, os.path.basename(netlist_v)))
+        bsecs = build(bdir, target, jobs, os.path.join(mdir, "build.log"))[0]
+        r = run_bench(bdir, bench, cycles, mdir)
+    finally:
+        with open(netlist_v, "w") as f:
+            f.write(good)
+    rsecs = build(bdir, target, jobs, os.path.join(mdir, "restore.log"))[0]
+    where = (f"{bench['name']}/{bench['set']} netlist line {i + 1}: `{old.strip()}` -> `{lines[i].strip()}` "
+             f"({d} hops from an output)")
     if r["mismatches"] and r["rc"] == 3:
-        line = f"{where}: mismatch at cycle {r['first_mismatch']} (build {bsecs:.0f} s, run {r['run_s']} s)"
-        return line, None, r
+        return (f"{where}: mismatch at cycle {r['first_mismatch']} (rebuild {bsecs:.0f} s, run {r['run_s']} s, "
+                f"restore {rsecs:.0f} s)"), None
     line = f"{where}: bench exit {r['rc']}, {r['compared']} cycles compared, no mismatch"
-    return line, f"the one-gate mutant was not detected ({line})", r
+    return line, f"the one-gate mutant was not detected ({line})"
 
 
 # ---------------------------------------------------------------------------------------
 
 def table(rows):
     out = ["| block | bench | set (parameters) | netlist | memories | cells | RAM instances | compared cycles | "
-           "mismatches | cycles/s | synth s | build s | run s |",
+           "mismatches | cycles/s | synth s | build s (CPU s) | run s |",
            "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         params = ",".join(f"{k}={v}" for k, v in r["params"].items()) or "none"
         out.append(f"| {r['block']} | {r['bench']} | {r['set']} ({params}) | {r['netlist']} | {r['memories']} | "
                    f"{r.get('cells', 'n/a')} | {r.get('rams', 'n/a')} | {r.get('compared', 0):,} | "
                    f"{r.get('mismatches', 'n/a')} | {r.get('cycles_per_s') or 'n/a'} | {r.get('synth_s', 'n/a')} | "
-                   f"{r.get('build_s', 'n/a')} | {r.get('run_s', 'n/a')} |")
+                   f"{r.get('build_s', 'n/a')} ({r.get('build_cpu_s', 'n/a')}) | {r.get('run_s', 'n/a')} |")
     return "\n".join(out)
 
 
@@ -341,7 +356,8 @@ def main():
         if "error" in r:
             continue
         try:   # one target at a time: each build time is the bench's own
-            r["build_s"] = round(build(bdir, [f"tb_{b['name']}"], a.jobs, os.path.join(a.out, f"build_{b['name']}.log")), 1)
+            wall, cpu = build(bdir, [f"tb_{b['name']}"], a.jobs, os.path.join(a.out, f"build_{b['name']}.log"))
+            r["build_s"], r["build_cpu_s"] = round(wall, 1), round(cpu, 1)
         except RuntimeError as e:
             r["error"] = str(e)
             print(f"gates: {b['name']}: build FAILED: {e}", flush=True)
@@ -356,7 +372,7 @@ def main():
             failed += 1
             r["error"] = f"bench exit {res['rc']} (log {res['log']})"
         print(f"gates: {b['name']}/{b['set']}: {res['compared']:,} cycles compared, {res['mismatches']} mismatches, "
-              f"{res['cycles_per_s'] or 'n/a'} cycles/s [build {r['build_s']} s, run {res['run_s']} s]: "
+              f"{res['cycles_per_s'] or 'n/a'} cycles/s [build {r['build_s']} s ({r['build_cpu_s']} s CPU), run {res['run_s']} s]: "
               f"{'PASS' if ok else 'FAIL'}", flush=True)
         if not ok:
             print(tail(res["log"], 8))
@@ -364,12 +380,12 @@ def main():
     if a.selftest or a.selftest_only:
         sb = next((b for b in benches if b["name"] == SELFTEST), None)
         sr = next((r for r in rows if r["bench"] == SELFTEST), None)
-        if sb is None or sr is None or "cells" not in sr:
+        if sb is None or sr is None or "build_s" not in sr:
             st_problem = f"the self-test needs the {SELFTEST} netlist (run it with --bench {SELFTEST})"
         else:
             try:
-                st_line, st_problem, _ = selftest(sb, os.path.join(ndir, f"{sb['name']}.{sb['set']}.v"), a.out,
-                                                  a.cycles, a.jobs)
+                st_line, st_problem = selftest(sb, os.path.join(ndir, f"{sb['name']}.{sb['set']}.v"), bdir,
+                                               a.out, a.cycles, a.jobs)
             except RuntimeError as e:
                 st_problem = str(e)
         if st_line:

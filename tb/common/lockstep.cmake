@@ -101,9 +101,11 @@ function(ll_lockstep_tb)
       # a flat netlist: its warnings are Yosys's naming, not ours
       set(vsrc ${LL_GATES_DIR}/${A_NAME}.${name}.v ${LL_RTL_ROOT}/common/ll_ram_1r1w.sv)
       set(vargs -Wno-fatal -Wno-lint -Wno-style)
+      set(slow_opt -O0)  # the run-once code of a flat netlist is large: compile it fast
     else()
       set(vsrc ${vlt} ${rtl})
       set(vargs ${gargs} -Wall)
+      set(slow_opt -O1)
     endif()
     verilate(${exe} SYSTEMC ${trace_flag} ${cov_flag}
       PREFIX ${prefix}
@@ -111,7 +113,7 @@ function(ll_lockstep_tb)
       SOURCES ${vsrc}
       VERILATOR_ARGS ${vargs} --assert --x-assign unique --x-initial unique
                      --output-split 20000
-      OPT_FAST -O1 OPT_SLOW -O1 OPT_GLOBAL -O1)
+      OPT_FAST -O1 OPT_SLOW ${slow_opt} OPT_GLOBAL -O1)
     string(APPEND includes "#include \"${prefix}.h\"\n")
     string(APPEND xmacro " X(${name}, ${prefix}, \"${params}\")")
     string(APPEND names "${name} ")
