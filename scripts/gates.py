@@ -139,7 +139,7 @@ def read_script(block, top, params, memories):
 def verilog_ports(path):
     """[(name, direction, width)] of the module in a write_verilog netlist, sorted."""
     ports = []
-    for d, hi, lo, n in re.findall(r"^\s*(input|output)\s+(?:\[(\d+):(\d+)\]\s+)?(\S+);", open(path).read(), re.M):
+    for d, hi, lo, n in re.findall(r"^  (input|output)\s+(?:\[(\d+):(\d+)\]\s+)?(\S+);", open(path).read(), re.M):
         ports.append((n, d, abs(int(hi) - int(lo)) + 1 if hi else 1))
     return sorted(ports)
 
@@ -152,11 +152,14 @@ def synthesise(bench, work, netlist, memories, out_v):
     cut = gate.index("dfflibmap")
     if netlist == "generic":
         gate = gate[:cut]
+    elif netlist == "elab":   # diagnosis: Yosys's reading of the RTL, word-level, not synthesised
+        gate = f"proc\nflatten\nhierarchy -top {top}\nopt_clean\nmemory -nomap\nmemory_map\nopt_clean\n"
     # Arrays inferred as memories outside ll_ram_1r1w (e.g. DCQCN's per-slot lists) become
     # flip-flops and read muxes, and with --memories flops the RAMs too: the netlist holds
     # no behavioural memory
-    first = gate.index("\n") + 1
-    gate = gate[:first] + "memory_map\nopt -fast\n" + gate[first:]
+    if netlist != "elab":
+        first = gate.index("\n") + 1
+        gate = gate[:first] + "memory_map\nopt -fast\n" + gate[first:]
     post = ""
     if netlist == "sg13g2":   # every cell becomes its Liberty function
         post = f"read_liberty -ignore_miss_func {synth.LIB}\nflatten\nopt_clean\n"
@@ -327,7 +330,9 @@ def main():
     names = [b[1] for b in BENCHES]
     ap.add_argument("--bench", action="append", choices=names,
                     help="bench(es) to run (default: all but %s)" % ", ".join(OPT_IN))
-    ap.add_argument("--netlist", choices=("generic", "sg13g2"), default="generic")
+    ap.add_argument("--netlist", choices=("generic", "sg13g2", "elab"), default="generic",
+                    help="elab: the RTL as Yosys reads it, not synthesised (tells a frontend misreading "
+                         "from a synthesis error)")
     ap.add_argument("--memories", choices=("rtl", "flops"), default="rtl")
     ap.add_argument("--cycles", type=int, default=1000000, help="compared cycles per bench (default %(default)s)")
     ap.add_argument("--selftest", action="store_true", help="also run the negative test")
