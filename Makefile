@@ -16,7 +16,7 @@
 #   make mutants   mutation check: every deliberate RTL bug must be caught by its bench
 #   make synth     synthesise every configuration; writes synth/reports and the README table
 #   make equiv     prove the generic and IHP SG13G2 netlists equivalent to the RTL (Yosys equiv_*), with a negative test
-#   make gates     the lockstep benches on Yosys gate netlists (10^6 cycles per block), with a negative test
+#   make gates     the lockstep benches on Yosys gate netlists (10^6 cycles each; DCQCN opt-in), with a negative test
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
 #   make soak RUNNER=slurm  soak, mutants, synth, experiment(s) as one Slurm job array and a gather job
 #                  (RUNNER=local: the same jobs in a local pool; SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME,
