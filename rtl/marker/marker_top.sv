@@ -393,7 +393,9 @@ module marker_top #(
     rdata_d = '0;
     case (cfg_addr_i)
       marker_regs_pkg::MARKER_ID:          rdata_d = marker_regs_pkg::MARKER_ID_VALUE;
-      marker_regs_pkg::MARKER_PARAMS:      rdata_d = {2'b00, 6'(QW), 8'(Profiles - 1) + 8'd1, 16'(Queues)};
+      // The outer 8'() is for Yosys 0.23: it sizes a bare `8'(x) + 8'd1` inside a
+      // concatenation as 32 bits and so dropped QW from the netlist (make gates found it).
+      marker_regs_pkg::MARKER_PARAMS:      rdata_d = {2'b00, 6'(QW), 8'(8'(Profiles - 1) + 8'd1), 16'(Queues)};
       marker_regs_pkg::MARKER_STATUS:      rdata_d = {31'h0, init_done};
       marker_regs_pkg::MARKER_STAGE_KMIN:  rdata_d = stage_kmin_q;
       marker_regs_pkg::MARKER_STAGE_KMAX:  rdata_d = stage_kmax_q;

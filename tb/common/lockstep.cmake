@@ -11,7 +11,10 @@
 # block's .vlt waivers, --assert, and X-randomised initial state. LL_RTL_ROOT points
 # at the RTL tree (the mutation flow points it at a mutated copy); LL_TB_SETS limits
 # the sets built; LL_TRACE adds VCD tracing for the first-mismatch waveform; LL_COVERAGE
-# adds Verilator line and toggle coverage (scripts/coverage.py).
+# adds Verilator line and toggle coverage (scripts/coverage.py). LL_GATES_DIR (make gates,
+# scripts/gates.py) builds the bench on Yosys gate netlists instead of the RTL: only the
+# sets with a netlist <LL_GATES_DIR>/<NAME>.<set>.v, parameters baked in, the RAMs
+# (ll_ram_1r1w instances the netlist keeps) linked from the RTL; no netlist, no bench.
 # The benches are the only part of the build that needs Verilator (and SystemC, which
 # Verilator's CMake package finds); this file is included only when LL_BUILD_TB is ON.
 find_package(verilator HINTS $ENV{VERILATOR_ROOT} ${VERILATOR_ROOT} /usr/share/verilator)
@@ -20,6 +23,7 @@ if(NOT verilator_FOUND)
                       "to build the models, tools and simulator only)")
 endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(LL_GATES_DIR "" CACHE PATH "Build the benches on the gate netlists in this directory (scripts/gates.py)")
 
 # The block's RTL files in compile order come from scripts/ll_rtl.py, the one rule every
 # flow shares. The folders are configure dependencies: adding or removing a file re-runs
@@ -42,6 +46,19 @@ function(ll_lockstep_tb)
   cmake_parse_arguments(A "" "BLOCK;NAME;TOP;CYCLES" "SOURCES;SETS;SEEDS;MODEL_LIBS" ${ARGN})
   if(NOT A_NAME)
     set(A_NAME ${A_BLOCK})
+  endif()
+  if(LL_GATES_DIR)
+    set(gate_sets "")
+    foreach(spec ${A_SETS})
+      string(REGEX REPLACE ":.*" "" name "${spec}")
+      if(EXISTS ${LL_GATES_DIR}/${A_NAME}.${name}.v)
+        list(APPEND gate_sets "${spec}")
+      endif()
+    endforeach()
+    if(NOT gate_sets)
+      return()
+    endif()
+    set(A_SETS ${gate_sets})
   endif()
   set(exe tb_${A_NAME})
   add_executable(${exe} ${A_SOURCES} ${LL_SOURCE_DIR}/tb/common/lockstep.cpp)
@@ -80,13 +97,23 @@ function(ll_lockstep_tb)
       list(APPEND gargs "-G${kv}")
     endforeach()
     set(prefix V${A_NAME}_${name})
+    if(LL_GATES_DIR)
+      # a flat netlist: its warnings are Yosys's naming, not ours
+      set(vsrc ${LL_GATES_DIR}/${A_NAME}.${name}.v ${LL_RTL_ROOT}/common/ll_ram_1r1w.sv)
+      set(vargs -Wno-fatal -Wno-lint -Wno-style)
+      set(slow_opt -O0)  # the run-once code of a flat netlist is large: compile it fast
+    else()
+      set(vsrc ${vlt} ${rtl})
+      set(vargs ${gargs} -Wall)
+      set(slow_opt -O1)
+    endif()
     verilate(${exe} SYSTEMC ${trace_flag} ${cov_flag}
       PREFIX ${prefix}
       TOP_MODULE ${A_TOP}
-      SOURCES ${vlt} ${rtl}
-      VERILATOR_ARGS ${gargs} --assert --x-assign unique --x-initial unique -Wall
+      SOURCES ${vsrc}
+      VERILATOR_ARGS ${vargs} --assert --x-assign unique --x-initial unique
                      --output-split 20000
-      OPT_FAST -O1 OPT_SLOW -O1 OPT_GLOBAL -O1)
+      OPT_FAST -O1 OPT_SLOW ${slow_opt} OPT_GLOBAL -O1)
     string(APPEND includes "#include \"${prefix}.h\"\n")
     string(APPEND xmacro " X(${name}, ${prefix}, \"${params}\")")
     string(APPEND names "${name} ")
