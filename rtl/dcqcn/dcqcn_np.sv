@@ -113,8 +113,8 @@ module dcqcn_np #(
   );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (32'(n_q) <= Depth) else $error("dcqcn_np: FIFO overflow");
-      assert (!(ce_valid_i && ce_ready_o && !done)) else $error("dcqcn_np: accepted before init_done");
+      `LL_ASSERT(32'(n_q) <= Depth, ("dcqcn_np: FIFO overflow"))
+      `LL_ASSERT(!(ce_valid_i && ce_ready_o && !done), ("dcqcn_np: accepted before init_done"))
     end
   end
 `endif

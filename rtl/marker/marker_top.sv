@@ -413,7 +413,7 @@ module marker_top #(
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
   // valid/ready on the event input and the decision output (the shared checker)
-  ll_vr_stable #(.W(QIdxW + QW + 3)) u_vr_ev (
+  ll_vr_stable #(.W(QIdxW + QW + 3), .Input(1'b1)) u_vr_ev (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (ev_valid_i), .ready_i (ev_ready_o),
     .data_i ({ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
   );
@@ -425,9 +425,9 @@ module marker_top #(
   always @(posedge clk_i) begin
     a_live_q <= rst_ni;
     if (rst_ni && a_live_q) begin
-      assert (!(dec_mark_o && dec_drop_o)) else $error("marker_top: mark and drop at once");
-      assert (!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)))
-        else $error("marker_top: result flags set without dec_valid_o");
+      `LL_ASSERT(!(dec_mark_o && dec_drop_o), ("marker_top: mark and drop at once"))
+      `LL_ASSERT(!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)),
+        ("marker_top: result flags set without dec_valid_o"))
     end
   end
 `endif

@@ -106,12 +106,12 @@ module pfc_frame_dec (
 
 `ifndef SYNTHESIS
   // AXI-stream rule on the input: once rx_valid_i && !rx_ready_o, the beat holds.
-  ll_vr_stable #(.W(64 + 8 + 2)) u_vr_rx (
+  ll_vr_stable #(.W(64 + 8 + 2), .Input(1'b1)) u_vr_rx (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (rx_valid_i), .ready_i (rx_ready_o),
     .data_i ({rx_data_i, rx_keep_i, rx_last_i, rx_err_i})
   );
   always_ff @(posedge clk_i) begin
-    if (rst_ni && rx_valid_i) assert (rx_keep_i[0]) else $error("pfc_frame_dec: empty beat (rx_keep_i[0] low)");
+    if (rst_ni && rx_valid_i) `LL_ASSUME(rx_keep_i[0], ("pfc_frame_dec: empty beat (rx_keep_i[0] low)"))
   end
 `endif
 endmodule

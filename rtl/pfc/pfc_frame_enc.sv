@@ -84,7 +84,7 @@ module pfc_frame_enc (
 `ifndef SYNTHESIS
   // legal state: a frame in flight always carries at least one enabled priority
   always_ff @(posedge clk_i) begin
-    if (rst_ni && busy_q) assert (fr_en_q != 8'd0) else $error("pfc_frame_enc: frame without priorities");
+    if (rst_ni && busy_q) `LL_ASSERT(fr_en_q != 8'd0, ("pfc_frame_enc: frame without priorities"))
   end
 `endif
 endmodule
