@@ -568,6 +568,13 @@ module drill_engine #(
           end
         end
       end
+      // bounds: every valid candidate's occupancy read names a port (occ has Ports rows)
+      if (r3_valid_q) begin
+        for (int i = 0; i < K; i++) begin
+          if (cand_v[i]) `LL_ASSERT(`LL_INRANGE(cand_port[i*PortAw +: PortAw], Ports),
+            ("drill_engine: candidate %0d reads the occupancy of port %0d >= Ports", i, cand_port[i*PortAw +: PortAw]))
+        end
+      end
       // checked on the output register, so a lockstep bench sees the wrong decision
       // (a mismatch) before this assertion stops the simulation
       `LL_ASSERT(!(out_valid_q && !out_empty_q) || a_set_q[out_port_q],

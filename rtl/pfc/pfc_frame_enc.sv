@@ -82,6 +82,11 @@ module pfc_frame_enc (
   assign frame_sent_o = fire && beat_q == 3'd7;
 
 `ifndef SYNTHESIS
+  // AXI-stream rule on the output: a beat offered and not taken holds
+  ll_vr_stable #(.W(64 + 8 + 1)) u_vr_tx (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (tx_valid_o), .ready_i (tx_ready_i),
+    .data_i ({tx_data_o, tx_keep_o, tx_last_o})
+  );
   // legal state: a frame in flight always carries at least one enabled priority
   always_ff @(posedge clk_i) begin
     if (rst_ni && busy_q) `LL_ASSERT(fr_en_q != 8'd0, ("pfc_frame_enc: frame without priorities"))
