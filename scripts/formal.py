@@ -145,20 +145,28 @@ def select_asserts(il_text, rtl_root, prop):
     for a in prop["asserts"]:
         path, first, last = anchor_lines(rtl_root, a)
         wanted.append((os.path.basename(path), first, last, a.get("inst")))
-    names = []
+    names, hits = [], [0] * len(wanted)
     for kind, cname, src, _ in formal_cells(il_text):
         if kind != "assert" or not src:
             continue
-        mm = re.match(r"(.*):(\d+)\.\d+-(\d+)\.\d+$", src.split("|")[-1])
-        if not mm:
-            continue
-        fname, end = os.path.basename(mm.group(1)), int(mm.group(3))
+        # src lists the instance sites and the assertion's own range, in no fixed order
+        spans = []
+        for part in src.split("|"):
+            mm = re.match(r"(.*):(\d+)\.\d+-(\d+)\.\d+$", part)
+            if mm:
+                spans.append((os.path.basename(mm.group(1)), int(mm.group(3))))
         # instance path of the cell: "$flatten\\a.\\b.$assert$..." -> "a.b"
         path = cname.split(".$assert")[0].replace("$flatten", "").replace("\\", "") if "$flatten" in cname else ""
-        for wf, first, last, inst in wanted:
-            if fname == wf and first <= end <= last and (
+        for n, (wf, first, last, inst) in enumerate(wanted):
+            if any(f == wf and first <= end <= last for f, end in spans) and (
                     inst is None or path == inst or path.endswith("." + inst)):
                 names.append(cname)
+                hits[n] += 1
+                break
+    for n, a in enumerate(prop["asserts"]):
+        if not hits[n]:
+            raise RuntimeError(f"{prop['id']}: anchor {a['find']!r} ({a['file']}"
+                               f"{', ' + a['inst'] if a.get('inst') else ''}) matches no assertion")
     return names
 
 
@@ -270,9 +278,9 @@ def run_block(block, cfg, out, pool, props_sel, timeout, mutants):
     os.makedirs(work)
     t0 = time.time()
     futs = []
-    for d in designs(cfg):
+    for i, d in enumerate(designs(cfg)):
         d = dict(d, rtl_block=d.get("rtl_block", block))
-        dwork = os.path.join(work, d["top"])
+        dwork = os.path.join(work, d.get("name", d["top"] if i == 0 else f"{d['top']}_{i}"))
         il_text = open(elaborate(d, os.path.join(ROOT, "rtl"), dwork)).read()
         reset = d.get("reset", "rst_ni")
         for p in d["properties"]:
@@ -291,7 +299,8 @@ def run_block(block, cfg, out, pool, props_sel, timeout, mutants):
                            "seconds": round(dt, 1), "note": note, "why": p["mutant"].get("why", "")}
         rows.append(r)
     return {"block": block,
-            "designs": [{"top": d["top"], "params": d.get("params", {})} for d in designs(cfg)],
+            "designs": [{"top": d["top"], "params": d.get("params", {}), "name": d.get("name", "")}
+                        for d in designs(cfg)],
             "assumptions": [a for d in designs(cfg) for a in d.get("assumptions", [])],
             "properties": rows, "seconds": round(time.time() - t0, 1)}
 
@@ -375,12 +384,15 @@ def main():
         bfuts = [(b, cf.ThreadPoolExecutor(max_workers=1).submit(
             run_block, b, cfgs[b], args.out, pool, args.property, args.timeout, not args.no_mutants))
             for b in blocks]
+        errors = 0
         for b, f in bfuts:
             try:
                 results.append(f.result())
             except RuntimeError as e:
-                print(f"formal: {b}: {e}", file=sys.stderr)
-                return 1
+                print(f"formal: error: {b}: {e}", file=sys.stderr)
+                errors += 1
+    if errors:
+        return 1
     total = time.time() - t0
     text = report(results, total)
     with open(os.path.join(args.out, "report.md"), "w") as f:
