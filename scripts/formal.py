@@ -20,7 +20,7 @@ For every property:
      counterexample or the budget (--timeout, default 60 s per property) runs out in BMC.
   4. negative test: the property's mutant (a text substitution in a copy of rtl/) is
      elaborated the same way and BMC must find a counterexample for that property within
-     its depth; a mutant that survives fails the run.
+     its depth (budget --mutant-timeout, default 120 s); a mutant that survives fails the run.
 
 Outputs: a table on stdout, build/formal/report.md and build/formal/summary.json (per block:
 properties, proven by induction, BMC-only with depth, seconds; per property the result and
@@ -272,7 +272,7 @@ def designs(cfg):
     return cfg["designs"] if "designs" in cfg else [cfg]
 
 
-def run_block(block, cfg, out, pool, props_sel, timeout, mutants):
+def run_block(block, cfg, out, pool, props_sel, timeout, mutant_timeout):
     work = os.path.join(out, block)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -287,8 +287,8 @@ def run_block(block, cfg, out, pool, props_sel, timeout, mutants):
             if props_sel and p["id"] not in props_sel:
                 continue
             futs.append((d, p, pool.submit(prove, block, d, p, il_text, dwork, timeout, reset),
-                         pool.submit(mutant, block, d, p, os.path.join(work, "mut_" + p["id"]), timeout, reset)
-                         if mutants else None))
+                         pool.submit(mutant, block, d, p, os.path.join(work, "mut_" + p["id"]), mutant_timeout, reset)
+                         if mutant_timeout else None))
     rows = []
     for d, p, fp, fm in futs:
         r = fp.result()
@@ -358,13 +358,16 @@ def main():
     ap.add_argument("--property", action="append", help="only these property ids")
     ap.add_argument("--no-mutants", action="store_true", help="skip the negative test")
     ap.add_argument("--timeout", type=int, default=TIMEOUT_S, help="seconds per proof (default %(default)s)")
+    ap.add_argument("--mutant-timeout", type=int, default=2 * TIMEOUT_S,
+                    help="seconds for a mutant's BMC to find its counterexample (default %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal"))
     args = ap.parse_args()
     if args.jobs < 1:
         die("--jobs must be >= 1")
-    if args.timeout < 1:
-        die("--timeout must be >= 1")
+    if args.timeout < 1 or args.mutant_timeout < 1:
+        die("--timeout and --mutant-timeout must be >= 1")
+    args.out = os.path.abspath(args.out)
     for b in args.block or []:
         if b not in cfgs:
             die(f"no formal configuration for block {b!r} (known: {', '.join(sorted(cfgs))})")
@@ -382,7 +385,8 @@ def main():
     results = []
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         bfuts = [(b, cf.ThreadPoolExecutor(max_workers=1).submit(
-            run_block, b, cfgs[b], args.out, pool, args.property, args.timeout, not args.no_mutants))
+            run_block, b, cfgs[b], args.out, pool, args.property, args.timeout,
+            args.mutant_timeout if not args.no_mutants else 0))
             for b in blocks]
         errors = 0
         for b, f in bfuts:
