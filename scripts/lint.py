@@ -118,7 +118,8 @@ def checker_selftest():
     be quiet on a legal producer and name its instance on each broken one."""
     tb = os.path.join(RTL, "common", "test", "ll_vr_stable_tb.sv")
     with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
-        rc, out = run(["iverilog", "-g2012", "-o", tmp.name, tb, os.path.join(RTL, "common", "ll_vr_stable.sv")])
+        rc, out = run(["iverilog", "-g2012", "-o", tmp.name, os.path.join(RTL, "common", "ll_assert.svh"),
+                       tb, os.path.join(RTL, "common", "ll_vr_stable.sv")])
         if rc == 0:
             rc, out = run(["vvp", "-n", tmp.name])
     phases = re.split(r"^phase (\w+)$", out, flags=re.M)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The one rule for a block's RTL sources, shared by every flow.
 
-A block's RTL is every .sv file of rtl/common and rtl/<block>, packages (*_pkg.sv) first,
-common before the block, each group sorted by name. The lint, synthesis and mutation
+A block's RTL is the headers of rtl/common (*.svh: the assertion macros of ll_assert.svh),
+then every .sv file of rtl/common and rtl/<block>, packages (*_pkg.sv) first, common before
+the block, each group sorted by name. The lint, synthesis and mutation
 scripts import files(); CMake (tb/common/lockstep.cmake) runs this file and reads its
 output, so the benches compile exactly the same list.
 
@@ -21,9 +22,10 @@ RTL = os.path.join(ROOT, "rtl")
 def files(block, rtl_root=RTL):
     """RTL files of `block` under `rtl_root` in compile order (block "common": only common)."""
     dirs = ["common"] if block == "common" else ["common", block]
+    hdrs = sorted(glob.glob(os.path.join(rtl_root, "common", "*.svh")))
     pkgs = [f for d in dirs for f in sorted(glob.glob(os.path.join(rtl_root, d, "*_pkg.sv")))]
     rest = [f for d in dirs for f in sorted(glob.glob(os.path.join(rtl_root, d, "*.sv")))]
-    return pkgs + [f for f in rest if f not in pkgs]
+    return hdrs + pkgs + [f for f in rest if f not in pkgs]
 
 
 def blocks(rtl_root=RTL):

@@ -50,10 +50,10 @@ module ll_ram_1r1w #(
   always_ff @(posedge clk_i) begin
     if (a_edges_q != 2'd2) a_edges_q <= a_edges_q + 2'd1;
     if (a_edges_q == 2'd2) begin
-      if (re_i) assert (32'(raddr_i) < Depth)
-        else $error("ll_ram_1r1w: read address %0d past the last entry (Depth %0d)", raddr_i, Depth);
-      if (we_i) assert (32'(waddr_i) < Depth)
-        else $error("ll_ram_1r1w: write address %0d past the last entry (Depth %0d)", waddr_i, Depth);
+      if (re_i) `LL_ASSERT(`LL_INRANGE(raddr_i, Depth),
+        ("ll_ram_1r1w: read address %0d past the last entry (Depth %0d)", raddr_i, Depth))
+      if (we_i) `LL_ASSERT(`LL_INRANGE(waddr_i, Depth),
+        ("ll_ram_1r1w: write address %0d past the last entry (Depth %0d)", waddr_i, Depth))
     end
   end
 `endif

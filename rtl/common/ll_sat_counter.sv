@@ -23,6 +23,18 @@ module ll_sat_counter #(
     if (!rst_ni || clr_i)        cnt_q <= '0;
     else if (inc_i && !(&cnt_q)) cnt_q <= cnt_q + 1'b1;
   end
+
+`ifndef SYNTHESIS
+  // no overflow: out of reset and without a clear the count never goes down (it stops at
+  // all-ones instead of wrapping to 0)
+  logic             a_live_q = 1'b0;  // last cycle: out of reset and no clear
+  logic [Width-1:0] a_prev_q;
+  always_ff @(posedge clk_i) begin
+    a_live_q <= rst_ni && !clr_i;
+    a_prev_q <= cnt_q;
+    if (rst_ni && a_live_q) `LL_ASSERT(cnt_q >= a_prev_q, ("%m: counter wrapped from %0d to %0d", a_prev_q, cnt_q))
+  end
+`endif
 endmodule
 
 `default_nettype wire

@@ -6,7 +6,11 @@
 `default_nettype none
 
 module ll_vr_stable #(
-  parameter int W = 1  // payload width, >= 1
+  parameter int W     = 1,     // payload width, >= 1
+  // 1: the checked interface is an input of the block (the producer is the environment).
+  // Simulation checks the rule either way; the formal proofs (FORMAL) assume it on an
+  // input interface and prove it on an output interface (rtl/common/ll_assert.svh).
+  parameter bit Input = 1'b0
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
@@ -25,8 +29,13 @@ module ll_vr_stable #(
     hold_q <= rst_ni && valid_i && !ready_i;
     data_q <= data_i;
     if (rst_ni && hold_q) begin
-      assert (valid_i) else $error("%m: valid dropped while not ready");
-      assert (data_i == data_q) else $error("%m: payload changed while not ready");
+      if (Input) begin
+        `LL_ASSUME(valid_i, ("%m: valid dropped while not ready"))
+        `LL_ASSUME(data_i == data_q, ("%m: payload changed while not ready"))
+      end else begin
+        `LL_ASSERT(valid_i, ("%m: valid dropped while not ready"))
+        `LL_ASSERT(data_i == data_q, ("%m: payload changed while not ready"))
+      end
     end
   end
 `endif

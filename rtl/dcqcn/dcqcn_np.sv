@@ -112,9 +112,13 @@ module dcqcn_np #(
     .data_i (cnp_flow_o)
   );
   always_ff @(posedge clk_i) begin
+    // input: an accepted CE event names a flow (the RAM has no entry past Queues - 1)
+    if (ce_valid_i && ce_ready_o) `LL_ASSUME(`LL_INRANGE(ce_flow_i, Queues), ("dcqcn_np: CE flow %0d >= Queues", ce_flow_i))
     if (rst_ni) begin
-      assert (32'(n_q) <= Depth) else $error("dcqcn_np: FIFO overflow");
-      assert (!(ce_valid_i && ce_ready_o && !done)) else $error("dcqcn_np: accepted before init_done");
+      `LL_ASSERT(32'(n_q) <= Depth, ("dcqcn_np: FIFO overflow"))
+      // the occupancy and the FIFO pointers agree (the CNP read is the oldest entry)
+      `LL_ASSERT(n_q[1:0] == wr_q - rd_q, ("dcqcn_np: FIFO count %0d disagrees with pointers %0d/%0d", n_q, wr_q, rd_q))
+      `LL_ASSERT(!(ce_valid_i && ce_ready_o && !done), ("dcqcn_np: accepted before init_done"))
     end
   end
 `endif

@@ -316,7 +316,7 @@ module dcqcn_rp #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni && done) begin
-      assert (!(s1_valid_q && 32'(s1_qp_q) >= Queues)) else $error("dcqcn_rp: QP index out of range");
+      `LL_ASSERT(!(s1_valid_q && 32'(s1_qp_q) >= Queues), ("dcqcn_rp: QP index out of range"))
     end
   end
 `endif

@@ -266,7 +266,7 @@ module dcqcn_wheel #(
   );
   always_ff @(posedge clk_i) begin
     if (rst_ni && e_state_q == EnqRead) begin
-      assert (rate_rd != '0) else $error("dcqcn_wheel: zero rate");
+      `LL_ASSERT(rate_rd != '0, ("dcqcn_wheel: zero rate"))
     end
   end
 `endif

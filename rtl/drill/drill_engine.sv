@@ -560,17 +560,25 @@ module drill_engine #(
     if (rst_ni) begin
       for (int r = 0; r < M; r++) begin
         if (mem_v_q[r]) begin
-          assert (32'(mem_q[r]) < Ports) else $error("drill_engine: memory entry %0d holds port %0d >= Ports", r, mem_q[r]);
+          `LL_ASSERT(`LL_INRANGE(mem_q[r], Ports),
+            ("drill_engine: memory entry %0d holds port %0d >= Ports", r, mem_q[r]))
           for (int s = 0; s < M; s++) begin
-            assert (s <= r || !(mem_v_q[s] && mem_q[s] == mem_q[r]))
-              else $error("drill_engine: memory entries %0d and %0d both hold port %0d", r, s, mem_q[r]);
+            `LL_ASSERT(s <= r || !(mem_v_q[s] && mem_q[s] == mem_q[r]),
+              ("drill_engine: memory entries %0d and %0d both hold port %0d", r, s, mem_q[r]))
           end
+        end
+      end
+      // bounds: every valid candidate's occupancy read names a port (occ has Ports rows)
+      if (r3_valid_q) begin
+        for (int i = 0; i < K; i++) begin
+          if (cand_v[i]) `LL_ASSERT(`LL_INRANGE(cand_port[i*PortAw +: PortAw], Ports),
+            ("drill_engine: candidate %0d reads the occupancy of port %0d >= Ports", i, cand_port[i*PortAw +: PortAw]))
         end
       end
       // checked on the output register, so a lockstep bench sees the wrong decision
       // (a mismatch) before this assertion stops the simulation
-      assert (!(out_valid_q && !out_empty_q) || a_set_q[out_port_q])
-        else $error("drill_engine: decided port %0d is not a candidate", out_port_q);
+      `LL_ASSERT(!(out_valid_q && !out_empty_q) || a_set_q[out_port_q],
+        ("drill_engine: decided port %0d is not a candidate", out_port_q))
     end
   end
   logic [Ports-1:0] a_set_q;

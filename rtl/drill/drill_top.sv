@@ -364,13 +364,13 @@ module drill_top #(
   // valid/ready on every engine input (the shared checker, one instance per engine slot;
   // slots past Engines are never valid); the live mode is always legal
   for (genvar e = 0; e < MaxE; e++) begin : g_vr_in
-    ll_vr_stable #(.W(HashW + Ports + GrpAw + 1)) u_vr_in (
+    ll_vr_stable #(.W(HashW + Ports + GrpAw + 1), .Input(1'b1)) u_vr_in (
       .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (e < Engines && in_valid[e]), .ready_i (ready[e]),
       .data_i ({in_hash[e], in_mask[e], in_grp_en[e], in_grp[e]})
     );
   end
   always_ff @(posedge clk_i) begin
-    if (rst_ni) assert (mode_q <= ModeLast) else $error("drill: illegal live mode %0d", mode_q);
+    if (rst_ni) `LL_ASSERT(mode_q <= ModeLast, ("drill: illegal live mode %0d", mode_q))
   end
 `endif
 endmodule

@@ -415,7 +415,7 @@ module marker_top #(
   // ---------------------------------------------------------------- assertions
 `ifndef SYNTHESIS
   // valid/ready on the event input and the decision output (the shared checker)
-  ll_vr_stable #(.W(QIdxW + QW + 3)) u_vr_ev (
+  ll_vr_stable #(.W(QIdxW + QW + 3), .Input(1'b1)) u_vr_ev (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (ev_valid_i), .ready_i (ev_ready_o),
     .data_i ({ev_deq_i, ev_queue_i, ev_qlen_i, ev_ect_i, ev_lossless_i})
   );
@@ -423,13 +423,20 @@ module marker_top #(
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (dec_valid_o), .ready_i (dec_ready_i),
     .data_i ({dec_queue_o, dec_mark_o, dec_drop_o})
   );
+  // inputs: an accepted event names a queue (the RAMs have no entry past Queues - 1), in
+  // reset too (ev_ready_o can be high in a reset cycle, and the RAMs read on accept)
+  always_ff @(posedge clk_i) begin
+    if (ev_valid_i && ev_ready_o) `LL_ASSUME(`LL_INRANGE(ev_queue_i, Queues), ("marker_top: event queue %0d >= Queues", ev_queue_i))
+  end
   logic a_live_q;
   always @(posedge clk_i) begin
     a_live_q <= rst_ni;
     if (rst_ni && a_live_q) begin
-      assert (!(dec_mark_o && dec_drop_o)) else $error("marker_top: mark and drop at once");
-      assert (!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)))
-        else $error("marker_top: result flags set without dec_valid_o");
+      `LL_ASSERT(!(dec_mark_o && dec_drop_o), ("marker_top: mark and drop at once"))
+      // bounds: the profile row read in S1 exists (qmap holds only profile ids < Profiles)
+      if (s1_valid_q) `LL_ASSERT(`LL_INRANGE(pid_rd, Profiles), ("marker_top: profile id %0d >= Profiles", pid_rd))
+      `LL_ASSERT(!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)),
+        ("marker_top: result flags set without dec_valid_o"))
     end
   end
 `endif

@@ -106,12 +106,29 @@ module pfc_frame_dec (
 
 `ifndef SYNTHESIS
   // AXI-stream rule on the input: once rx_valid_i && !rx_ready_o, the beat holds.
-  ll_vr_stable #(.W(64 + 8 + 2)) u_vr_rx (
+  ll_vr_stable #(.W(64 + 8 + 2), .Input(1'b1)) u_vr_rx (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (rx_valid_i), .ready_i (rx_ready_o),
     .data_i ({rx_data_i, rx_keep_i, rx_last_i, rx_err_i})
   );
+  // valid/ready rule on the event output: an offered event holds until taken
+  ll_vr_stable #(.W(3 + 16)) u_vr_evt (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (evt_valid_o), .ready_i (evt_ready_i),
+    .data_i ({evt_prio_o, evt_quanta_o})
+  );
+  // the beat counter saturates at 15 (a long frame never wraps it back to the header beats)
+  logic       a_live_q = 1'b0;
+  logic       a_acc_q;
+  logic [3:0] a_beat_q;
   always_ff @(posedge clk_i) begin
-    if (rst_ni && rx_valid_i) assert (rx_keep_i[0]) else $error("pfc_frame_dec: empty beat (rx_keep_i[0] low)");
+    a_live_q <= rst_ni;
+    a_acc_q  <= acc && !rx_last_i;
+    a_beat_q <= beat_q;
+    if (rst_ni && a_live_q && a_acc_q) `LL_ASSERT(beat_q >= a_beat_q, ("pfc_frame_dec: beat counter wrapped"))
+    // a frame is counted good or bad, never both
+    if (rst_ni) `LL_ASSERT(!(good_q && bad_q), ("pfc_frame_dec: frame both good and bad"))
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && rx_valid_i) `LL_ASSUME(rx_keep_i[0], ("pfc_frame_dec: empty beat (rx_keep_i[0] low)"))
   end
 `endif
 endmodule

@@ -82,9 +82,28 @@ module pfc_frame_enc (
   assign frame_sent_o = fire && beat_q == 3'd7;
 
 `ifndef SYNTHESIS
+`ifdef FORMAL
+  // Formal only. The proofs assume the documented contract that src_mac_i is held static,
+  // at least while a frame is being sent, and under it they prove the AXI-stream rule on
+  // the output. The lockstep bench drives src_mac_i freely, and the frame carries it
+  // combinationally, so in simulation a stalled beat can change with it.
+  // AXI-stream rule on the output: a beat offered and not taken holds
+  ll_vr_stable #(.W(64 + 8 + 1)) u_vr_tx (
+    .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (tx_valid_o), .ready_i (tx_ready_i),
+    .data_i ({tx_data_o, tx_keep_o, tx_last_o})
+  );
+  // input: the source MAC is held static, at least while a frame is being sent
+  logic        a_busy_q = 1'b0;
+  logic [47:0] a_mac_q;
+  always_ff @(posedge clk_i) begin
+    a_busy_q <= rst_ni && busy_q;
+    a_mac_q  <= src_mac_i;
+    if (rst_ni && busy_q && a_busy_q) `LL_ASSUME(src_mac_i == a_mac_q, ("pfc_frame_enc: src_mac_i changed during a frame"))
+  end
+`endif
   // legal state: a frame in flight always carries at least one enabled priority
   always_ff @(posedge clk_i) begin
-    if (rst_ni && busy_q) assert (fr_en_q != 8'd0) else $error("pfc_frame_enc: frame without priorities");
+    if (rst_ni && busy_q) `LL_ASSERT(fr_en_q != 8'd0, ("pfc_frame_enc: frame without priorities"))
   end
 `endif
 endmodule

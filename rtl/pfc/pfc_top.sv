@@ -779,33 +779,33 @@ module pfc_top #(
   // ------------------------------------------------------------------ interface assertions
 `ifndef SYNTHESIS
   // valid/ready on the three event inputs (the shared checker)
-  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1)) u_vr_adm (
+  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1), .Input(1'b1)) u_vr_adm (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (adm_valid_i), .ready_i (adm_ready_o),
     .data_i ({adm_iport_i, adm_eport_i, adm_prio_i, adm_len_i, adm_lossless_i})
   );
-  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1)) u_vr_dep (
+  ll_vr_stable #(.W(2 * PortW + 3 + 14 + 1), .Input(1'b1)) u_vr_dep (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (dep_valid_i), .ready_i (dep_ready_o),
     .data_i ({dep_iport_i, dep_eport_i, dep_prio_i, dep_len_i, dep_lossless_i})
   );
-  ll_vr_stable #(.W(PortW + 3 + 16)) u_vr_pfc (
+  ll_vr_stable #(.W(PortW + 3 + 16), .Input(1'b1)) u_vr_pfc (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (pfc_valid_i), .ready_i (pfc_ready_o),
     .data_i ({pfc_port_i, pfc_prio_i, pfc_quanta_i})
   );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (adm_valid_i) begin
-        assert (adm_len_i != '0 && 32'(adm_iport_i) < Ports && 32'(adm_eport_i) < Ports)
-          else $error("pfc_top: illegal admission event");
+        `LL_ASSUME(adm_len_i != '0 && 32'(adm_iport_i) < Ports && 32'(adm_eport_i) < Ports,
+          ("pfc_top: illegal admission event"))
       end
       if (dep_valid_i) begin
-        assert (dep_len_i != '0 && 32'(dep_iport_i) < Ports && 32'(dep_eport_i) < Ports)
-          else $error("pfc_top: illegal departure event");
+        `LL_ASSUME(dep_len_i != '0 && 32'(dep_iport_i) < Ports && 32'(dep_eport_i) < Ports,
+          ("pfc_top: illegal departure event"))
       end
-      if (pfc_valid_i) assert (32'(pfc_port_i) < Ports) else $error("pfc_top: illegal PFC port");
-      assert (32'(eg_qport_i) < Ports) else $error("pfc_top: eg_qport_i out of range");
+      if (pfc_valid_i) `LL_ASSUME(`LL_INRANGE(pfc_port_i, Ports), ("pfc_top: illegal PFC port"))
+      `LL_ASSUME(`LL_INRANGE(eg_qport_i, Ports), ("pfc_top: eg_qport_i out of range"))
       // legal states
-      if (sw_act_q) assert (32'(sw_idx_q) < Entries) else $error("pfc_top: sweep index out of range");
-      if (s1_valid_q) assert (s1_op_q >= OpAdm && s1_op_q <= OpStat) else $error("pfc_top: bad S1 op");
+      if (sw_act_q) `LL_ASSERT(`LL_INRANGE(sw_idx_q, Entries), ("pfc_top: sweep index out of range"))
+      if (s1_valid_q) `LL_ASSERT(s1_op_q >= OpAdm && s1_op_q <= OpStat, ("pfc_top: bad S1 op"))
     end
   end
 `endif
