@@ -18,6 +18,7 @@
 #   make equiv     prove the generic and IHP SG13G2 netlists equivalent to the RTL (Yosys equiv_*), with a negative test
 #   make gates     the lockstep benches on Yosys gate netlists (10^6 cycles each; DCQCN opt-in), with a negative test
 #   make formal    prove the RTL assertions with yosys-smtbmc (BMC + k-induction), each refuted on its own mutant
+#   make signoff   the README's sign-off table from the outputs of equiv, formal, gates, coverage and synth
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
 #   make soak RUNNER=slurm  soak, mutants, synth, experiment(s) as one Slurm job array and a gather job
 #                  (RUNNER=local: the same jobs in a local pool; SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME,
@@ -43,7 +44,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 # failing target stops the recipe before the time is printed.
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
-.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal soak regmap regmap-check slurm-test \
+.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal signoff soak regmap regmap-check slurm-test \
         demo sim tools bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
@@ -116,6 +117,10 @@ gates:
 # negative mutant; build/formal/report.md and summary.json.
 formal:
 	$(PYTHON) scripts/formal.py -j $(JOBS)
+
+# The README's sign-off table, collected from what the flows above wrote (runs none of them).
+signoff:
+	$(PYTHON) scripts/signoff.py --build $(BUILD)
 
 soak: build
 	$(if $(RUNNER),$(JOBS_RUN) soak --out $(BUILD)/jobs/soak --build $(BUILD) --cycles 100000000,LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0)

@@ -23,6 +23,7 @@ a waiver with its reason), unless --report-only is given.
 import argparse
 import collections
 import glob
+import json
 import os
 import re
 import subprocess
@@ -215,6 +216,10 @@ def main():
                      f"{st['toggle']['covered']} / {st['toggle']['total']} | {tp:.1f} | "
                      f"{st['line']['waived']} / {st['toggle']['waived']} | {'met' if ok else 'NOT met'} |")
     table = "\n".join(lines)
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump([{"bench": b, "runs": n, "line_pct": round(lp, 2), "toggle_pct": round(tp, 2),
+                    "line_waived": st["line"]["waived"], "toggle_waived": st["toggle"]["waived"], "goal_met": ok}
+                   for b, n, st, lp, tp, ok in rows], f, indent=1)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write("# Verilator coverage under the lockstep benches (`make coverage`)\n\n")
         f.write(table + "\n\n")
