@@ -1,0 +1,50 @@
+// Co-simulation hook (docs/cosim.md): the interface through which a switch or NIC calls a
+// block's Verilated RTL instead of its golden model. Nothing here needs Verilator: the
+// adapters live in sim/cosim/ (library ll_cosim, built only by make cosim) and install
+// their factory from lossless_sim_cosim's main. A scenario with a "cosim" section run by a
+// binary without the factory is refused with one error.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/cfg_op.h"
+#include "marker/marker.h"
+
+namespace ll::sim::cosim {
+
+// What one block adapter did in a run: transactions, clock cycles simulated (start-up
+// and per transaction) and the CPU time spent in the RTL.
+struct BlockStats {
+  std::string node, block;
+  uint64_t calls = 0;
+  uint64_t init_cycles = 0, cycles = 0;  // start-up (reset, RAM sweep, registers); transactions
+  double seconds = 0;
+};
+
+// The marker's transaction face (ll::marker::Model::decide), answered by the RTL.
+class MarkerRtl {
+ public:
+  virtual ~MarkerRtl() = default;
+  virtual marker::Verdict decide(uint32_t queue, uint32_t qlen, bool ect, bool lossless, bool deq) = 0;
+  virtual BlockStats stats() const = 0;
+};
+
+class Factory {
+ public:
+  virtual ~Factory() = default;
+  // The RTL marker of switch `node`, elaborated like `cfg` (Queues, Profiles, QW, Seed)
+  // and configured by `program` (register writes after reset).
+  virtual std::unique_ptr<MarkerRtl> marker(const std::string& node, const marker::Config& cfg,
+                                            const CfgProgram& program) = 0;
+};
+
+// lossless_sim_cosim installs its factory before building a network; without one, a
+// network with a "cosim" section is refused (unless check_only: lossless_sim_check
+// validates such scenarios without running any RTL).
+void install(Factory* f);
+Factory* installed();
+void set_check_only(bool on);
+bool check_only();
+
+}  // namespace ll::sim::cosim
