@@ -183,6 +183,7 @@ test: deps
 	$(call STAGE,make-selftest,make self-test); \
 	$(call STAGE,build,build); \
 	$(call STAGE,tools,tools without Verilator); \
+	$(call STAGE,cosim-test,co-simulation); \
 	$(call STAGE,unit,unit tests); \
 	$(call STAGE,tb,lockstep benches); \
 	$(call STAGE,slurm-test,Slurm job array); \

@@ -13,7 +13,7 @@ Then the negative test: one mutant of tb/<block>/mutants.json is applied to a co
 lossless_sim_cosim is rebuilt against it (LL_RTL_ROOT), and the first case must now differ;
 the check fails if the mutant's outputs stay identical.
 
-Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK:ID | --no-mutant]
+Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK[:ID]]... [--no-mutant]
 """
 import argparse
 import json
@@ -26,13 +26,21 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCEN = os.path.join(ROOT, "sim", "scenarios", "cosim")
 
-# name -> (scenario, --set overrides). Every switch's marker in RTL; the second case
-# decides at dequeue with the EWMA on, so the RTL's EWMA RAM and forwarding are exercised.
+# name -> (scenario, --set overrides). marker: every switch's marker in RTL, deciding at
+# enqueue, then at dequeue with the EWMA on (the RTL's EWMA RAM). drill: DRILL(2,1) on
+# every leaf's selector in RTL (2 uplinks: the occupancy view and memory matter), with the
+# markers of every switch in RTL too.
 CASES = {
     "marker_enqueue": ("marker_incast.json", []),
     "marker_dequeue_ewma": ("marker_incast.json", ["switch.marker.dequeue=true", "switch.marker.ewma_shift=2"]),
+    "drill_leaves": ("marker_incast.json", ['balancer.mode="drill"',
+                                            'cosim={"all_leaves": ["drill", "marker"], "all_spines": ["marker"]}']),
 }
-DEFAULT_MUTANT = "marker:random_scale"
+# The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
+MUTANTS = {
+    "marker": ("random_scale", "marker_enqueue"),
+    "drill": ("tie_break_inverted", "drill_leaves"),
+}
 
 
 def die(msg):
@@ -171,7 +179,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "cosim"), help="the make cosim tree")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="run only these cases")
-    ap.add_argument("--mutant", default=DEFAULT_MUTANT, help="BLOCK:ID of tb/<block>/mutants.json (default %(default)s)")
+    ap.add_argument("--mutant", action="append",
+                    help="BLOCK or BLOCK:ID of tb/<block>/mutants.json (default: one per block, " +
+                    ", ".join(f"{b}:{m}" for b, (m, _) in MUTANTS.items()) + ")")
     ap.add_argument("--no-mutant", action="store_true", help="skip the negative test")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
@@ -208,20 +218,27 @@ def main():
         print(f"cosim_check: {failed} of {len(cases)} cases FAILED")
         return 1
     if not a.no_mutant:
-        block, _, mid = a.mutant.partition(":")
-        t0 = time.monotonic()
-        mut_sim, m = build_mutant(block, mid, build, a.jobs)
-        name = cases[0]
-        scen, sets = CASES[name]
-        mut_out = os.path.join(work, name, "rtl_mutant")
-        run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
-        diff = compare(os.path.join(work, name, "model"), mut_out)
-        print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")
-        if not diff:
-            print("  FAIL: the mutant's outputs are identical to the model's (the comparison would miss this bug)")
-            return 1
-        print(f"  caught: {diff}")
-    print(f"cosim_check: {len(cases)} cases identical" + ("" if a.no_mutant else ", the mutant caught"))
+        for spec in a.mutant or list(MUTANTS):
+            block, _, mid = spec.partition(":")
+            if block not in MUTANTS:
+                die(f"--mutant {spec}: no co-simulated block {block} (blocks: {', '.join(MUTANTS)})")
+            mid = mid or MUTANTS[block][0]
+            name = MUTANTS[block][1]
+            t0 = time.monotonic()
+            mut_sim, m = build_mutant(block, mid, build, a.jobs)
+            scen, sets = CASES[name]
+            mut_out = os.path.join(work, name, "rtl_mutant_" + mid)
+            model_out = os.path.join(work, name, "model")
+            if not os.path.isdir(model_out):
+                run_sim(model_sim, os.path.join(SCEN, scen), sets + ["cosim={}"], model_out)
+            run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
+            diff = compare(model_out, mut_out)
+            print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")
+            if not diff:
+                print("  FAIL: the mutant's outputs are identical to the model's (the comparison would miss this bug)")
+                return 1
+            print(f"  caught: {diff}")
+    print(f"cosim_check: {len(cases)} cases identical" + ("" if a.no_mutant else ", every mutant caught"))
     return 0
 
 

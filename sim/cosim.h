@@ -8,7 +8,10 @@
 #include <memory>
 #include <string>
 
+#include <vector>
+
 #include "common/cfg_op.h"
+#include "drill/drill.h"
 #include "marker/marker.h"
 
 namespace ll::sim::cosim {
@@ -30,6 +33,15 @@ class MarkerRtl {
   virtual BlockStats stats() const = 0;
 };
 
+// The DRILL selector's transaction face (ll::drill::Model::choose): `candidates` has a bit
+// per selector port, `occupancy` one value per selector port (what the model is passed).
+class DrillRtl {
+ public:
+  virtual ~DrillRtl() = default;
+  virtual int choose(unsigned engine, uint32_t flow_hash, uint64_t candidates, const std::vector<uint32_t>& occupancy) = 0;
+  virtual BlockStats stats() const = 0;
+};
+
 class Factory {
  public:
   virtual ~Factory() = default;
@@ -37,6 +49,9 @@ class Factory {
   // and configured by `program` (register writes after reset).
   virtual std::unique_ptr<MarkerRtl> marker(const std::string& node, const marker::Config& cfg,
                                             const CfgProgram& program) = 0;
+  // The RTL selector of switch `node`, elaborated like `cfg`, configured by `program`.
+  virtual std::unique_ptr<DrillRtl> drill(const std::string& node, const drill::Config& cfg,
+                                          const CfgProgram& program) = 0;
 };
 
 // lossless_sim_cosim installs its factory before building a network; without one, a

@@ -144,8 +144,11 @@ Network::~Network() = default;
 
 std::vector<cosim::BlockStats> Network::cosim_stats() const {
   std::vector<cosim::BlockStats> v;
-  for (const Switch& sw : switches_)
+  for (const Switch& sw : switches_) {
     if (sw.marker_rtl) v.push_back(sw.marker_rtl->stats());
+    cosim::BlockStats b;
+    if (sw.bal && sw.bal->cosim_stats(&b)) v.push_back(b);
+  }
   return v;
 }
 

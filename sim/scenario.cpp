@@ -757,7 +757,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
   // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
   // error so a scenario never silently runs a model where it asked for RTL.
-  static const std::vector<std::string> kAdapters = {"marker"};
+  static const std::vector<std::string> kAdapters = {"drill", "marker"};
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -810,6 +810,10 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
         fail(bkey, "\"" + b + "\" has no co-simulation adapter yet (blocks with one: " + join(kAdapters) + ")");
       }
       if (b == "marker" && !net.sw.marker.enable) fail(bkey, "the marker runs as RTL only where it runs at all: switch.marker.enable is false");
+      static const std::vector<std::string> kSelectorModes = {"ecmp", "random", "rr", "drill", "per_flow"};
+      if (b == "drill" && !std::count(kSelectorModes.begin(), kSelectorModes.end(), net.balancer.mode)) {
+        fail(bkey, "the DRILL selector runs only with balancer.mode " + join(kSelectorModes) + " (this scenario: " + net.balancer.mode + ")");
+      }
       for (uint32_t n : nodes) {
         std::vector<std::string>& v = c.blocks[n];
         if (!std::count(v.begin(), v.end(), b)) v.push_back(b);

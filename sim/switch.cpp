@@ -179,6 +179,10 @@ void Network::build_switch(NodeId n) {
     // 1,024 flows in 10 ms).
     sw.hash_seed = ll::derive_seed(s_.seed, 4ull * n + 2);
   }
+  if (cfg_.cosim.wants(n, "drill") && !sw.bal) {
+    config_error(s_, "cosim." + node.name, node.name + " has " + std::to_string(fabric.size()) +
+                                               " fabric port(s): no load-balancing selector to run as RTL");
+  }
 
   // Queue-STDV ports (DRILL paper): a switch's uplinks. The top tier has none: its figure is
   // the spread of the downlinks towards each switch below (build_stdv_groups).

@@ -14,4 +14,11 @@ struct MarkerBuild {
   static constexpr unsigned kQueues = 512, kProfiles = 2, kQW = 24;
 };
 
+// The DRILL selector's fixed elaboration (sim/cosim/CMakeLists.txt; the simulator's
+// BlockSizes); Ports, D and M come from LL_COSIM_DRILL_VARIANTS, one Verilated model each.
+struct DrillBuild {
+  static constexpr unsigned kOccW = 16, kHashW = 32, kFlowEntries = 4096, kComps = 64, kOccLag = 1, kCntW = 32;
+};
+std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Config& c, const CfgProgram& program);
+
 }  // namespace ll::sim::cosim

@@ -47,7 +47,7 @@ class MarkerAdapter final : public MarkerRtl {
     r.marker_top__DOT__u_prng__DOT__rand_q = s0 + s1;
     // 3. Registers: wait for init_done_o (the queue-map and EWMA RAMs swept to zero), then
     //    the switch's profiles and queue map, one write per cycle.
-    st_.init_cycles += tb::RegBus<Vcosim_marker>::program(t, program, [&] { clock(st_.init_cycles); });
+    tb::RegBus<Vcosim_marker>::program(t, program, [&] { clock(st_.init_cycles); });  // clock() counts
     clock(st_.init_cycles);  // the last write takes effect at this edge
   }
 
@@ -102,6 +102,9 @@ class RtlFactory final : public Factory {
  public:
   std::unique_ptr<MarkerRtl> marker(const std::string& node, const marker::Config& cfg, const CfgProgram& program) override {
     return std::make_unique<MarkerAdapter>(node, cfg, program);
+  }
+  std::unique_ptr<DrillRtl> drill(const std::string& node, const drill::Config& cfg, const CfgProgram& program) override {
+    return make_drill(node, cfg, program);
   }
 };
 
