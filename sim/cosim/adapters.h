@@ -3,7 +3,15 @@
 #pragma once
 #include "sim/cosim.h"
 
+class VerilatedContext;
+
 namespace ll::sim::cosim {
+
+// The one Verilated context every adapter's model lives in, for the whole process (a
+// context per adapter, destroyed with it, left the models' scope registry dangling: the
+// next model's destructor could hang on a freed mutex). X-initial state: zeros, the same
+// every run (reset then clears what matters).
+VerilatedContext& shared_context();
 
 // The factory lossless_sim_cosim installs (cosim::install(&rtl_factory())).
 Factory& rtl_factory();

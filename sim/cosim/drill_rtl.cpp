@@ -25,8 +25,7 @@ class DrillAdapter final : public DrillRtl {
       : ports_(cfg.Ports), omax_(static_cast<uint32_t>(low_mask(cfg.OccW))), written_(cfg.Ports, 0) {
     st_.node = node;
     st_.block = "drill";
-    ctx_.randReset(0);
-    top_ = std::make_unique<V>(&ctx_, ("drill_" + node).c_str());
+    top_ = std::make_unique<V>(&shared_context(), ("drill_" + node).c_str());
     V& t = *top_;
     t.clk_i = 0;
     t.e0_valid_i = 0;
@@ -116,7 +115,6 @@ class DrillAdapter final : public DrillRtl {
   uint32_t omax_;
   std::vector<uint32_t> written_;  // the occupancy each port's view register was last given
   std::vector<unsigned> upd_;
-  VerilatedContext ctx_;
   std::unique_ptr<V> top_;
   BlockStats st_;
 };

@@ -26,8 +26,7 @@ class MarkerAdapter final : public MarkerRtl {
     }
     st_.node = node;
     st_.block = "marker";
-    ctx_.randReset(0);  // X-initial state: zeros, the same every run (then reset clears it)
-    top_ = std::make_unique<Vcosim_marker>(&ctx_, ("marker_" + node).c_str());
+    top_ = std::make_unique<Vcosim_marker>(&shared_context(), ("marker_" + node).c_str());
     Vcosim_marker& t = *top_;
     t.clk_i = 0;
     t.ev_valid_i = 0;
@@ -93,7 +92,6 @@ class MarkerAdapter final : public MarkerRtl {
     ++counter;
   }
 
-  VerilatedContext ctx_;
   std::unique_ptr<Vcosim_marker> top_;
   BlockStats st_;
 };
@@ -109,6 +107,16 @@ class RtlFactory final : public Factory {
 };
 
 }  // namespace
+
+VerilatedContext& shared_context() {
+  static VerilatedContext ctx;
+  static const bool init = [] {
+    ctx.randReset(0);
+    return true;
+  }();
+  (void)init;
+  return ctx;
+}
 
 Factory& rtl_factory() {
   static RtlFactory f;
