@@ -36,6 +36,9 @@ CASES = {
     "drill_leaves": ("marker_incast.json", ['balancer.mode="drill"',
                                             'cosim={"all_leaves": ["drill", "marker"], "all_spines": ["marker"]}']),
 }
+# The selector's other modes, on the leaves only (the block's own modes, same RTL).
+for _mode in ("ecmp", "random", "rr", "per_flow"):
+    CASES["drill_" + _mode] = ("marker_incast.json", [f'balancer.mode="{_mode}"', 'cosim={"all_leaves": ["drill"]}'])
 # The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
 MUTANTS = {
     "marker": ("random_scale", "marker_enqueue"),
