@@ -5,6 +5,7 @@
 // binary without the factory is refused with one error.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "common/cfg_op.h"
 #include "drill/drill.h"
 #include "marker/marker.h"
+#include "sim/time.h"
 
 namespace ll::sim::cosim {
 
@@ -53,6 +55,19 @@ class Factory {
   virtual std::unique_ptr<DrillRtl> drill(const std::string& node, const drill::Config& cfg,
                                           const CfgProgram& program) = 0;
 };
+
+// cosim.trace: the block adapter of `node` and `block` writes `file` (FST) while the
+// simulated time is in [from, to): every cycle it runs in that window, transactions
+// back to back (the RTL is not clocked between them, so the FST's time axis is cycles).
+struct TraceSpec {
+  std::string node, block, file;
+  Time from = 0, to = 0;
+};
+void set_trace(const TraceSpec& t);  // before the network is built
+const TraceSpec* trace();            // nullptr: no trace asked for
+// The simulated time now (the network installs its clock; 0 without one).
+void set_clock(std::function<Time()> now);
+Time now();
 
 // lossless_sim_cosim installs its factory before building a network; without one, a
 // network with a "cosim" section is refused (unless check_only: lossless_sim_check

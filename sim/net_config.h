@@ -174,6 +174,11 @@ struct FaultCfg {
 struct CosimCfg {
   std::map<uint32_t, std::vector<std::string>> blocks;  // node id -> block names, sorted, unique
   bool empty() const { return blocks.empty(); }
+  // cosim.trace: an FST of one RTL block's signals while the simulated time is in [from, to)
+  bool trace = false;
+  uint32_t trace_node = 0;
+  std::string trace_block;
+  Time trace_from = 0, trace_to = 0;
   bool wants(uint32_t node, const std::string& block) const {
     const auto it = blocks.find(node);
     return it != blocks.end() && std::find(it->second.begin(), it->second.end(), block) != it->second.end();

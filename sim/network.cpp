@@ -68,6 +68,7 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
     config_error(s_, "cosim", "this binary was built without co-simulation; run the scenario with lossless_sim_cosim "
                               "(make cosim builds it), or remove the section");
   }
+  if (!cfg_.cosim.empty()) cosim::set_clock([this] { return sim_.now(); });
   for (NodeId n = 0; n < topo_.num_hosts(); ++n) build_host(n);
   for (NodeId n = static_cast<NodeId>(topo_.num_hosts()); n < topo_.num_nodes(); ++n) build_switch(n);
   if (cfg_.balancer.components) build_components();
@@ -140,7 +141,9 @@ uint32_t Network::bdp_packets() const {
   return static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + wire - 1) / wire));
 }
 
-Network::~Network() = default;
+Network::~Network() {
+  if (!cfg_.cosim.empty()) cosim::set_clock(nullptr);
+}
 
 std::vector<cosim::BlockStats> Network::cosim_stats() const {
   std::vector<cosim::BlockStats> v;

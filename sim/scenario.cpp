@@ -779,6 +779,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   std::vector<std::string> shorthands;
   for (const auto& g : groups) shorthands.push_back(g.first);
   for (const auto& item : j.items()) {
+    if (item.key() == "trace") continue;  // below, once every node's blocks are known
     const std::string key = "cosim." + item.key();
     std::vector<uint32_t> nodes;
     if (groups.count(item.key())) {
@@ -820,6 +821,42 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
         std::sort(v.begin(), v.end());
       }
     }
+  }
+  if (j.contains("trace")) {
+    // {"node": "leaf0", "block": "marker", "from": "1ms", "to": "1.1ms"}
+    const json& t = j.at("trace");
+    if (!t.is_object()) fail("cosim.trace", std::string("expected {node, block, from, to}, got ") + type_name(t));
+    for (const auto& item : t.items()) {
+      if (item.key() != "node" && item.key() != "block" && item.key() != "from" && item.key() != "to") {
+        fail("cosim.trace." + item.key(), "unknown key (allowed here: node, block, from, to)");
+      }
+    }
+    auto str = [&](const char* k) {
+      if (!t.contains(k)) fail(std::string("cosim.trace.") + k, "missing (required)");
+      if (!t.at(k).is_string()) fail(std::string("cosim.trace.") + k, std::string("expected a string, got ") + type_name(t.at(k)));
+      return t.at(k).get<std::string>();
+    };
+    auto when = [&](const char* k) -> Time {
+      const std::string v = str(k);
+      try {
+        return parse_time(v);
+      } catch (const std::invalid_argument& e) {
+        fail(std::string("cosim.trace.") + k, e.what());
+      }
+      return 0;  // not reached: fail() throws
+    };
+    const std::string node = str("node"), block = str("block");
+    if (!topo.has(node)) fail("cosim.trace.node", "no node named \"" + node + "\"");
+    c.trace_node = topo.find(node);
+    c.trace_block = block;
+    if (!c.wants(c.trace_node, block)) {
+      std::string listed = c.blocks.count(c.trace_node) ? join(c.blocks.at(c.trace_node)) : "none";
+      fail("cosim.trace.block", node + "'s \"" + block + "\" does not run as RTL (its blocks in cosim: " + listed + ")");
+    }
+    c.trace_from = when("from");
+    c.trace_to = when("to");
+    if (c.trace_to <= c.trace_from) fail("cosim.trace.to", "must be after from");
+    c.trace = true;
   }
 }
 

@@ -84,6 +84,13 @@ int main(int argc, char** argv) {
     const Scenario s = load_scenario(path, opt);
     check_fits_in_memory(s);
     const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+    if (s.net.cosim.trace) {
+      // cosim.trace: DIR/cosim_<node>_<block>.fst (the current directory without --out)
+      const CosimCfg& c = s.net.cosim;
+      const std::string name = "cosim_" + s.topology.node(c.trace_node).name + "_" + c.trace_block + ".fst";
+      cosim::set_trace({s.topology.node(c.trace_node).name, c.trace_block, dir ? dir->file(name).string() : name,
+                        c.trace_from, c.trace_to});
+    }
     Network net(s, flows);
     if (dir) {
       try {

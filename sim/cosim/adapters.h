@@ -1,6 +1,9 @@
 // The co-simulation adapters (docs/cosim.md): one per block, each a Verilated --cc model
 // behind the block's transaction face (sim/cosim.h). Linked only into lossless_sim_cosim.
 #pragma once
+#include <memory>
+#include <string>
+
 #include "sim/cosim.h"
 
 class VerilatedContext;

@@ -13,6 +13,7 @@
 #include "cosim_drill_variants.h"  // generated: the Verilated variants, LL_COSIM_DRILL_VARIANTS(X)
 #include "reg_bus.h"
 #include "sim/cosim/adapters.h"
+#include "sim/cosim/tracer.h"
 #include "verilated.h"
 
 namespace ll::sim::cosim {
@@ -22,7 +23,7 @@ template <class V>
 class DrillAdapter final : public DrillRtl {
  public:
   DrillAdapter(const std::string& node, const drill::Config& cfg, const CfgProgram& program)
-      : ports_(cfg.Ports), omax_(static_cast<uint32_t>(low_mask(cfg.OccW))), written_(cfg.Ports, 0) {
+      : ports_(cfg.Ports), omax_(static_cast<uint32_t>(low_mask(cfg.OccW))), written_(cfg.Ports, 0), tracer_(node, "drill") {
     st_.node = node;
     st_.block = "drill";
     top_ = std::make_unique<V>(&shared_context(), ("drill_" + node).c_str());
@@ -51,6 +52,7 @@ class DrillAdapter final : public DrillRtl {
     const auto t0 = std::chrono::steady_clock::now();
     if (engine != 0) throw std::logic_error("cosim drill " + st_.node + ": engine " + std::to_string(engine) + " (built with one)");
     V& t = *top_;
+    tracer_.at_transaction(t);
     // 4. The occupancy view: the ports whose value changed since last written, one update
     //    per cycle on occ_*. An update presented in cycle u is visible from u + OccLag (1);
     //    the packet accepted in cycle a reads the view in a + Latency - 1 (a + 4), so the
@@ -106,8 +108,10 @@ class DrillAdapter final : public DrillRtl {
   void clock(uint64_t& counter) {
     top_->clk_i = 0;
     top_->eval();
+    tracer_.edge();
     top_->clk_i = 1;
     top_->eval();
+    tracer_.edge();
     ++counter;
   }
 
@@ -116,6 +120,7 @@ class DrillAdapter final : public DrillRtl {
   std::vector<uint32_t> written_;  // the occupancy each port's view register was last given
   std::vector<unsigned> upd_;
   std::unique_ptr<V> top_;
+  Tracer<V> tracer_;  // after top_: closes its FST before the model goes
   BlockStats st_;
 };
 

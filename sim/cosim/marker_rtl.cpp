@@ -9,6 +9,7 @@
 #include "common/prng.h"
 #include "reg_bus.h"
 #include "sim/cosim/adapters.h"
+#include "sim/cosim/tracer.h"
 #include "verilated.h"
 
 namespace ll::sim::cosim {
@@ -16,7 +17,7 @@ namespace {
 
 class MarkerAdapter final : public MarkerRtl {
  public:
-  MarkerAdapter(const std::string& node, const marker::Config& cfg, const CfgProgram& program) {
+  MarkerAdapter(const std::string& node, const marker::Config& cfg, const CfgProgram& program) : tracer_(node, "marker") {
     if (cfg.Queues > MarkerBuild::kQueues || cfg.Profiles != MarkerBuild::kProfiles || cfg.QW != MarkerBuild::kQW) {
       throw std::invalid_argument("the Verilated marker is built with Queues <= " + std::to_string(MarkerBuild::kQueues) +
                                   ", Profiles = " + std::to_string(MarkerBuild::kProfiles) + ", QW = " +
@@ -53,6 +54,7 @@ class MarkerAdapter final : public MarkerRtl {
   marker::Verdict decide(uint32_t queue, uint32_t qlen, bool ect, bool lossless, bool deq) override {
     const auto t0 = std::chrono::steady_clock::now();
     Vcosim_marker& t = *top_;
+    tracer_.at_transaction(t);
     if (!t.ev_ready_o) throw std::logic_error("cosim marker " + st_.node + ": ev_ready_o low before an event");
     // 4. The event: one cycle on ev_*; accepted at this edge.
     t.ev_valid_i = 1;
@@ -87,12 +89,15 @@ class MarkerAdapter final : public MarkerRtl {
   void clock(uint64_t& counter) {
     top_->clk_i = 0;
     top_->eval();
+    tracer_.edge();
     top_->clk_i = 1;
     top_->eval();
+    tracer_.edge();
     ++counter;
   }
 
   std::unique_ptr<Vcosim_marker> top_;
+  Tracer<Vcosim_marker> tracer_;  // after top_: closes its FST before the model goes
   BlockStats st_;
 };
 
@@ -112,6 +117,7 @@ VerilatedContext& shared_context() {
   static VerilatedContext ctx;
   static const bool init = [] {
     ctx.randReset(0);
+    if (trace()) ctx.traceEverOn(true);  // cosim.trace: before any model is built
     return true;
   }();
   (void)init;
