@@ -15,6 +15,7 @@
 #include "sim/topology.h"
 
 namespace ll::drill::cp { struct Tables; }
+namespace ll::sim::cosim { struct BlockStats; }
 
 namespace ll::sim {
 
@@ -93,6 +94,8 @@ class Balancer {
   virtual ArriveVerdict arrive(const RouteQuery& /*q*/) { return {}; }
   // A timer booked through BalancerEnv::timer.
   virtual void on_timer(uint64_t /*token*/) {}
+  // Co-simulation (docs/cosim.md): what this balancer's RTL block did; false if none.
+  virtual bool cosim_stats(cosim::BlockStats* /*out*/) const { return false; }
   // Event counters for the report (summed over switches under their names).
   virtual std::vector<std::pair<const char*, uint64_t>> counters() const { return {}; }
   // Symmetric components from the control plane (balancer.components): the switch's

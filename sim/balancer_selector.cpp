@@ -9,6 +9,7 @@
 #include "drill/control_plane.h"
 #include "drill/drill.h"
 #include "sim/balancer.h"
+#include "sim/cosim.h"
 #include "sim/net_config.h"
 
 namespace ll::sim {
@@ -44,6 +45,17 @@ class SelectorBalancer final : public Balancer {
     sel_ = std::make_unique<drill::Model>(c);
     sel_->reset_transaction();
     sel_->set_mode(mode);
+    if (s.net.cosim.wants(ctx.node, "drill")) {
+      // Components need the group/component tables programmed too: not in the adapter yet.
+      if (c.Groups) throw ScenarioError(s.file, "cosim." + node.name, "the DRILL selector runs as RTL only without balancer.components (not supported yet)");
+      if (cosim::Factory* f = cosim::installed()) {
+        try {
+          rtl_ = f->drill(node.name, c, drill::mode_ops(static_cast<uint32_t>(mode)));
+        } catch (const std::invalid_argument& e) {
+          throw ScenarioError(s.file, "cosim." + node.name, e.what());
+        }
+      }
+    }
     index_.assign(node.ports.size(), -1);
     for (size_t i = 0; i < ctx.fabric.size(); ++i) index_[ctx.fabric[i]] = static_cast<int>(i);
     port_ = ctx.fabric;
@@ -60,7 +72,7 @@ class SelectorBalancer final : public Balancer {
     if (r < 0) {
       uint64_t mask = 0;
       for (PortId port : c) mask |= 1ull << index_[port];
-      r = sel_->choose(q.engine, q.hash, mask, occ_);
+      r = rtl_ ? rtl_->choose(q.engine, q.hash, mask, occ_) : sel_->choose(q.engine, q.hash, mask, occ_);
     }
     if (r < 0) return c[0];
     return port_[static_cast<size_t>(r)];
@@ -73,6 +85,12 @@ class SelectorBalancer final : public Balancer {
           static_cast<uint32_t>(std::min<uint64_t>(bytes >> BlockSizes::kDrillOccCellLog2, occ_max_));
   }
 
+  bool cosim_stats(cosim::BlockStats* out) const override {
+    if (!rtl_) return false;
+    *out = rtl_->stats();
+    return true;
+  }
+
   void components(const drill::cp::Tables& t, std::vector<int> group_of_edge) override {
     drill::cp::load(*sel_, t);
     group_of_edge_ = std::move(group_of_edge);
@@ -80,6 +98,7 @@ class SelectorBalancer final : public Balancer {
 
  private:
   std::unique_ptr<drill::Model> sel_;
+  std::unique_ptr<cosim::DrillRtl> rtl_;  // cosim: the decisions come from the RTL
   std::vector<int> index_;           // port -> selector port, -1 for host ports
   std::vector<PortId> port_;         // selector port -> port
   std::vector<uint32_t> occ_;        // selector port -> occupancy (64-byte cells)

@@ -7,7 +7,9 @@
 // block's settings, the DRILL selector's mode and the DCQCN block's registers. None of
 // the blocks' algorithms is written here or anywhere else in sim/.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -174,7 +176,24 @@ struct FaultCfg {
   std::vector<StallCfg> stalls;
 };
 
+// Section "cosim" (docs/cosim.md): which blocks of which nodes run as Verilated RTL
+// instead of their golden model. Needs a binary built with co-simulation (make cosim).
+struct CosimCfg {
+  std::map<uint32_t, std::vector<std::string>> blocks;  // node id -> block names, sorted, unique
+  bool empty() const { return blocks.empty(); }
+  // cosim.trace: an FST of one RTL block's signals while the simulated time is in [from, to)
+  bool trace = false;
+  uint32_t trace_node = 0;
+  std::string trace_block;
+  Time trace_from = 0, trace_to = 0;
+  bool wants(uint32_t node, const std::string& block) const {
+    const auto it = blocks.find(node);
+    return it != blocks.end() && std::find(it->second.begin(), it->second.end(), block) != it->second.end();
+  }
+};
+
 struct NetConfig {
+  CosimCfg cosim;
   SwitchCfg sw;
   NicCfg nic;
   BalancerCfg balancer;

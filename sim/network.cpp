@@ -14,6 +14,7 @@
 #include "drill/control_plane.h"
 #include "drill/drill.h"
 #include "marker/marker.h"
+#include "sim/cosim.h"
 #include "pfc/pfc.h"
 #include "pfc/pfc_buffer.h"
 #include "sim/network_util.h"
@@ -63,6 +64,11 @@ Network::Network(const Scenario& s, const std::vector<Flow>& flows)
   port_event_.assign(port_base_.back(), 0);
   totals_.port_packets.assign(port_base_.back(), 0);
   switch_of_.assign(topo_.num_nodes(), -1);
+  if (!cfg_.cosim.empty() && !cosim::installed() && !cosim::check_only()) {
+    config_error(s_, "cosim", "this binary was built without co-simulation; run the scenario with lossless_sim_cosim "
+                              "(make cosim builds it), or remove the section");
+  }
+  if (!cfg_.cosim.empty()) cosim::set_clock([this] { return sim_.now(); });
   for (NodeId n = 0; n < topo_.num_hosts(); ++n) build_host(n);
   for (NodeId n = static_cast<NodeId>(topo_.num_hosts()); n < topo_.num_nodes(); ++n) build_switch(n);
   if (cfg_.balancer.components) build_components();
@@ -170,7 +176,19 @@ uint32_t Network::bdp_packets() const {
   return static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + wire - 1) / wire));
 }
 
-Network::~Network() = default;
+Network::~Network() {
+  if (!cfg_.cosim.empty()) cosim::set_clock(nullptr);
+}
+
+std::vector<cosim::BlockStats> Network::cosim_stats() const {
+  std::vector<cosim::BlockStats> v;
+  for (const Switch& sw : switches_) {
+    if (sw.marker_rtl) v.push_back(sw.marker_rtl->stats());
+    cosim::BlockStats b;
+    if (sw.bal && sw.bal->cosim_stats(&b)) v.push_back(b);
+  }
+  return v;
+}
 
 void Network::ideal_fct(FlowResult& r) const {
   // Store-and-forward along one shortest path: the first packet crosses every hop, the

@@ -31,6 +31,7 @@
 #include "sim/workload.h"
 
 namespace ll::marker { class Model; }
+namespace ll::sim::cosim { class MarkerRtl; struct BlockStats; }
 namespace ll::pfc { class Model; }
 namespace ll::dcqcn { class Model; }
 
@@ -181,6 +182,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   const std::vector<RateSample>& rate_series() const { return rate_series_; }
   // The balancers' event counters, summed over switches by name.
   std::vector<std::pair<std::string, uint64_t>> balancer_counters() const;
+  // Co-simulation: what every RTL block adapter did (docs/cosim.md); empty without "cosim".
+  std::vector<cosim::BlockStats> cosim_stats() const;
   // How many data packets each fabric port of switch `node` sent (by port).
   std::vector<uint64_t> port_packets(NodeId node) const;
 
@@ -214,6 +217,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     NodeId node = 0;
     unsigned tier = 0;
     std::unique_ptr<marker::Model> marker;
+    std::unique_ptr<cosim::MarkerRtl> marker_rtl;  // cosim: the marker's decisions come from the RTL
     std::unique_ptr<pfc::Model> pfc;
     std::unique_ptr<Balancer> bal;    // with >= 2 fabric ports (sim/balancer.h)
     std::vector<uint8_t> fabric;      // port -> 1 for a fabric port (its occupancy feeds bal)

@@ -758,6 +758,120 @@ void parse_report(const Obj& top, ReportCfg& c) {
   if (c.sample_period < 100 * kNs) o.fail("report.sample_period", "must be at least 100ns");
 }
 
+// Section "cosim": {"leaf3": ["marker"], "all_leaves": ["marker"], ...}. Keys are node
+// names or shorthands (all_switches, all_hosts, all_<tier>s: all_leaves, all_spines, ...);
+// values name blocks of that node kind. A node named twice gets the union.
+void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const Topology& topo, const NetConfig& net) {
+  if (!top.contains("cosim")) return;
+  const json& j = top.at("cosim");
+  auto fail = [&](const std::string& key, const std::string& what) { throw ScenarioError(file, key, what); };
+  if (!j.is_object()) fail("cosim", std::string("expected an object of node: [blocks], got ") + type_name(j));
+  static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
+  // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
+  // error so a scenario never silently runs a model where it asked for RTL.
+  static const std::vector<std::string> kAdapters = {"drill", "marker"};
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  // Shorthands from the topology's tiers.
+  std::map<std::string, std::vector<uint32_t>> groups;
+  for (uint32_t n = 0; n < topo.num_nodes(); ++n) {
+    const Node& node = topo.node(n);
+    if (topo.is_host(n)) {
+      groups["all_hosts"].push_back(n);
+    } else {
+      groups["all_switches"].push_back(n);
+      const std::string& t = node.tier;
+      const std::string plural = t.size() > 1 && t.back() == 'f' ? t.substr(0, t.size() - 1) + "ves" : t + "s";
+      groups["all_" + plural].push_back(n);
+    }
+  }
+  std::vector<std::string> shorthands;
+  for (const auto& g : groups) shorthands.push_back(g.first);
+  for (const auto& item : j.items()) {
+    if (item.key() == "trace") continue;  // below, once every node's blocks are known
+    const std::string key = "cosim." + item.key();
+    std::vector<uint32_t> nodes;
+    if (groups.count(item.key())) {
+      nodes = groups.at(item.key());
+    } else if (topo.has(item.key())) {
+      nodes.push_back(topo.find(item.key()));
+    } else {
+      fail(key, "no node named \"" + item.key() + "\" (shorthands here: " + join(shorthands) + ")");
+    }
+    const json& arr = item.value();
+    if (!arr.is_array() || arr.empty()) fail(key, std::string("expected a non-empty array of block names, got ") + type_name(arr));
+    for (size_t i = 0; i < arr.size(); ++i) {
+      const std::string bkey = key + "[" + std::to_string(i) + "]";
+      if (!arr[i].is_string()) fail(bkey, std::string("expected a block name, got ") + type_name(arr[i]));
+      const std::string b = arr[i].get<std::string>();
+      const bool sw_block = std::count(kSwitchBlocks.begin(), kSwitchBlocks.end(), b) != 0;
+      const bool host_block = std::count(kHostBlocks.begin(), kHostBlocks.end(), b) != 0;
+      if (!sw_block && !host_block) {
+        fail(bkey, "\"" + b + "\" is not a block (switch blocks: " + join(kSwitchBlocks) + "; host blocks: " + join(kHostBlocks) + ")");
+      }
+      for (uint32_t n : nodes) {
+        const bool host = topo.is_host(n);
+        if (host != host_block) {
+          fail(bkey, "\"" + b + "\" is a " + (host_block ? "host" : "switch") + " block; " + topo.node(n).name + " is a " +
+                         (host ? "host (host blocks: " + join(kHostBlocks) : "switch (switch blocks: " + join(kSwitchBlocks)) + ")");
+        }
+      }
+      if (!std::count(kAdapters.begin(), kAdapters.end(), b)) {
+        fail(bkey, "\"" + b + "\" has no co-simulation adapter yet (blocks with one: " + join(kAdapters) + ")");
+      }
+      if (b == "marker" && !net.sw.marker.enable) fail(bkey, "the marker runs as RTL only where it runs at all: switch.marker.enable is false");
+      static const std::vector<std::string> kSelectorModes = {"ecmp", "random", "rr", "drill", "per_flow"};
+      if (b == "drill" && !std::count(kSelectorModes.begin(), kSelectorModes.end(), net.balancer.mode)) {
+        fail(bkey, "the DRILL selector runs only with balancer.mode " + join(kSelectorModes) + " (this scenario: " + net.balancer.mode + ")");
+      }
+      for (uint32_t n : nodes) {
+        std::vector<std::string>& v = c.blocks[n];
+        if (!std::count(v.begin(), v.end(), b)) v.push_back(b);
+        std::sort(v.begin(), v.end());
+      }
+    }
+  }
+  if (j.contains("trace")) {
+    // {"node": "leaf0", "block": "marker", "from": "1ms", "to": "1.1ms"}
+    const json& t = j.at("trace");
+    if (!t.is_object()) fail("cosim.trace", std::string("expected {node, block, from, to}, got ") + type_name(t));
+    for (const auto& item : t.items()) {
+      if (item.key() != "node" && item.key() != "block" && item.key() != "from" && item.key() != "to") {
+        fail("cosim.trace." + item.key(), "unknown key (allowed here: node, block, from, to)");
+      }
+    }
+    auto str = [&](const char* k) {
+      if (!t.contains(k)) fail(std::string("cosim.trace.") + k, "missing (required)");
+      if (!t.at(k).is_string()) fail(std::string("cosim.trace.") + k, std::string("expected a string, got ") + type_name(t.at(k)));
+      return t.at(k).get<std::string>();
+    };
+    auto when = [&](const char* k) -> Time {
+      const std::string v = str(k);
+      try {
+        return parse_time(v);
+      } catch (const std::invalid_argument& e) {
+        fail(std::string("cosim.trace.") + k, e.what());
+      }
+      return 0;  // not reached: fail() throws
+    };
+    const std::string node = str("node"), block = str("block");
+    if (!topo.has(node)) fail("cosim.trace.node", "no node named \"" + node + "\"");
+    c.trace_node = topo.find(node);
+    c.trace_block = block;
+    if (!c.wants(c.trace_node, block)) {
+      std::string listed = c.blocks.count(c.trace_node) ? join(c.blocks.at(c.trace_node)) : "none";
+      fail("cosim.trace.block", node + "'s \"" + block + "\" does not run as RTL (its blocks in cosim: " + listed + ")");
+    }
+    c.trace_from = when("from");
+    c.trace_to = when("to");
+    if (c.trace_to <= c.trace_from) fail("cosim.trace.to", "must be after from");
+    c.trace = true;
+  }
+}
+
 // --set key.path=value on the parsed document.
 void apply_override(json& doc, const std::string& text, const std::string& origin) {
   const size_t eq = text.find('=');
@@ -833,7 +947,7 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
 
   Context ctx{origin, base_dir, opt};
   const Obj top(j, "", origin, {"name", "description", "seed", "duration", "run", "topology", "workload", "switch",
-                                     "nic", "balancer", "report", "faults"});
+                                     "nic", "balancer", "report", "faults", "cosim"});
   Scenario s;
   s.file = origin;
   s.name = top.str("name", "");
@@ -854,6 +968,7 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   parse_faults(top, s.net.faults, s.topology, s.duration);
   parse_balancer(top, s.net.balancer);
   parse_report(top, s.net.report);
+  parse_cosim(j, origin, s.net.cosim, s.topology, s.net);
   return s;
 }
 

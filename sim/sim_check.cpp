@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/cli.h"
+#include "sim/cosim.h"
 #include "sim/memory_estimate.h"
 #include "sim/network.h"
 #include "sim/routing.h"
@@ -26,6 +27,8 @@ int main(int argc, char** argv) {
     ll::sim::check_fits_in_memory(s);
     const ll::sim::Routing routing(s.topology);
     const std::vector<ll::sim::Flow> flows = ll::sim::generate_flows(s.traffic, s.topology, s.seed);
+    // A "cosim" section is validated (its node and block names) but no RTL is built.
+    ll::sim::cosim::set_check_only(true);
     const ll::sim::Network net(s, flows);  // the checks lossless_sim makes when it builds it
     std::fputs(ll::sim::summarize(s, routing, flows).c_str(), stdout);
     std::printf("OK: %s is valid\n", path.c_str());

@@ -13,6 +13,10 @@
 #include <string>
 
 #include "sim/cli.h"
+#include "sim/cosim.h"
+#if LL_COSIM
+#include "sim/cosim/adapters.h"
+#endif
 #include "sim/memory_estimate.h"
 #include "sim/network.h"
 #include "sim/out_dir.h"
@@ -28,6 +32,24 @@ std::string bar(double frac, int width) {
   const int full = static_cast<int>(frac * width);
   for (int i = 0; i < width; ++i) s += i < full ? '#' : '.';
   return s;
+}
+
+// Co-simulation: one line per RTL block (stderr) and DIR/cosim.json; summary.json stays
+// what the pure-model run writes.
+nlohmann::json cosim_report(const ll::sim::Network& net, bool print) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const ll::sim::cosim::BlockStats& b : net.cosim_stats()) {
+    const double per = b.calls ? static_cast<double>(b.cycles) / static_cast<double>(b.calls) : 0.0;
+    arr.push_back({{"node", b.node}, {"block", b.block}, {"calls", b.calls}, {"init_cycles", b.init_cycles},
+                   {"cycles", b.cycles}, {"cycles_per_call", per}, {"rtl_s", b.seconds},
+                   {"calls_per_rtl_s", b.seconds > 0 ? static_cast<double>(b.calls) / b.seconds : 0.0}});
+    if (print) {
+      std::fprintf(stderr, "cosim: %s %s as RTL: %llu calls, %llu cycles (%.2f per call) + %llu start-up, %.3f s in the RTL\n",
+                   b.node.c_str(), b.block.c_str(), static_cast<unsigned long long>(b.calls),
+                   static_cast<unsigned long long>(b.cycles), per, static_cast<unsigned long long>(b.init_cycles), b.seconds);
+    }
+  }
+  return arr;
 }
 
 }  // namespace
@@ -55,10 +77,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto t0 = std::chrono::steady_clock::now();
+#if LL_COSIM
+  ll::sim::cosim::install(&ll::sim::cosim::rtl_factory());
+#endif
   try {
     const Scenario s = load_scenario(path, opt);
     check_fits_in_memory(s);
     const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
+    if (s.net.cosim.trace) {
+      // cosim.trace: DIR/cosim_<node>_<block>.fst (the current directory without --out)
+      const CosimCfg& c = s.net.cosim;
+      const std::string name = "cosim_" + s.topology.node(c.trace_node).name + "_" + c.trace_block + ".fst";
+      cosim::set_trace({s.topology.node(c.trace_node).name, c.trace_block, dir ? dir->file(name).string() : name,
+                        c.trace_from, c.trace_to});
+    }
     Network net(s, flows);
     if (dir) {
       try {
@@ -92,6 +124,14 @@ int main(int argc, char** argv) {
       if (!js) throw std::runtime_error("cannot write " + dir->file("summary.json").string());
     }
     if (!quiet) std::fputs(format_summary(sum).c_str(), stdout);
+    if (!s.net.cosim.empty()) {
+      const nlohmann::json cj = cosim_report(net, !quiet);
+      if (dir) {
+        std::ofstream co(dir->file("cosim.json"));
+        co << cj.dump(2) << "\n";
+        if (!co) throw std::runtime_error("cannot write " + dir->file("cosim.json").string());
+      }
+    }
     if (std::string(net.ended_by()) == "cap") {
       std::fprintf(stderr, "warning: the run hit run.cap (%s) with %llu flows unfinished\n", format_time(s.run.cap).c_str(),
                    static_cast<unsigned long long>(sum["flows"]["unfinished"].get<uint64_t>()));

@@ -10,6 +10,7 @@
 #include "marker/marker.h"
 #include "pfc/pfc.h"
 #include "pfc/pfc_buffer.h"
+#include "sim/cosim.h"
 #include "sim/network.h"
 #include "sim/network_util.h"
 
@@ -53,6 +54,20 @@ void Network::build_switch(NodeId n) {
     for (unsigned port = 0; port < P; ++port)
       for (unsigned pr = 0; pr < 8; ++pr)
         sw.marker->map_queue(port * 8 + pr, pr == kDataPrio ? 0 : 1);
+    if (cfg_.cosim.wants(n, "marker")) {
+      // The same configuration as register writes (docs/marker_regmap.md) for the RTL.
+      CfgProgram prog = marker::profile_ops(0, p);
+      for (const CfgOp& op : marker::profile_ops(1, marker::Profile{})) prog.push_back(op);
+      for (unsigned port = 0; port < P; ++port)
+        for (unsigned pr = 0; pr < 8; ++pr) prog.push_back(marker::qmap_op(port * 8 + pr, pr == kDataPrio ? 0 : 1));
+      if (cosim::Factory* f = cosim::installed()) {
+        try {
+          sw.marker_rtl = f->marker(node.name, c, prog);
+        } catch (const std::exception& e) {
+          config_error(s_, "cosim." + node.name, e.what());
+        }
+      }
+    }
   }
 
   // PFC block: shared-buffer admission for every switch with <= 64 ports; PAUSE only
@@ -163,6 +178,10 @@ void Network::build_switch(NodeId n) {
     // every tier (polarisation: on a k = 16 fat-tree a 2 MB permutation finished 137 of
     // 1,024 flows in 10 ms).
     sw.hash_seed = ll::derive_seed(s_.seed, 4ull * n + 2);
+  }
+  if (cfg_.cosim.wants(n, "drill") && !sw.bal) {
+    config_error(s_, "cosim." + node.name, node.name + " has " + std::to_string(fabric.size()) +
+                                               " fabric port(s): no load-balancing selector to run as RTL");
   }
 
   // Queue-STDV ports (DRILL paper): a switch's uplinks. The top tier has none: its figure is
@@ -358,7 +377,8 @@ void Network::switch_forward(Switch& sw, uint32_t id) {
   Egress& eg = sw.eg[e];
   if (sw.marker && p.type == PktType::Data && !cfg_.sw.marker.dequeue) {
     const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(eg.q[prio].bytes, low_mask(sw.marker->config().QW)));
-    const marker::Verdict v = sw.marker->decide(e * 8 + prio, qlen, true, ll);
+    const marker::Verdict v = sw.marker_rtl ? sw.marker_rtl->decide(e * 8 + prio, qlen, true, ll, false)
+                                            : sw.marker->decide(e * 8 + prio, qlen, true, ll);
     if (v == marker::Verdict::Mark) {
       mark(sw, p);
     } else if (v == marker::Verdict::Drop) {
@@ -441,7 +461,9 @@ void Network::switch_kick(Switch& sw, PortId port) {
   else sw.buffer_used -= p.wire;
   if (sw.marker && p.type == PktType::Data && cfg_.sw.marker.dequeue) {
     const uint32_t qlen = static_cast<uint32_t>(std::min<uint64_t>(f.bytes, low_mask(sw.marker->config().QW)));
-    if (sw.marker->decide(port * 8 + static_cast<uint32_t>(prio), qlen, true, ll, true) == marker::Verdict::Mark) mark(sw, p);
+    const uint32_t q = port * 8 + static_cast<uint32_t>(prio);
+    const marker::Verdict v = sw.marker_rtl ? sw.marker_rtl->decide(q, qlen, true, ll, true) : sw.marker->decide(q, qlen, true, ll, true);
+    if (v == marker::Verdict::Mark) mark(sw, p);
   }
   if (p.type == PktType::Data && s_.in_window(sim_.now())) {
     TierStats& ts = tier_stats_[sw.tier];

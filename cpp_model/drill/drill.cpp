@@ -529,6 +529,8 @@ void Model::tick(const Inputs& in) {
 
 // ---- transaction face
 
+CfgProgram mode_ops(uint32_t mode) { return {{regs::STAGE_MODE, mode}, {regs::MODE_COMMIT, 0}}; }
+
 void Model::set_mode(Mode m) {
   if (static_cast<uint32_t>(m) > 4) throw std::invalid_argument("drill: mode must be 0..4");
   stage_mode_ = mode_ = static_cast<uint32_t>(m);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cfg_op.h"
 #include "common/port_struct.h"
 #include "common/prng.h"
 #include "common/ram.h"
@@ -128,6 +129,12 @@ struct CompChoice {
   bool ok = false;
 };
 CompChoice choose_component(const Config& c, uint64_t group_word, uint32_t hash);
+
+// Register program (docs/drill_regmap.md), shared by the lockstep bench and the
+// co-simulation adapter: the writes that make `mode` live (STAGE_MODE, MODE_COMMIT; what
+// Model::set_mode does at once). `mode` is written as given, so a bench can stage
+// out-of-range values too.
+CfgProgram mode_ops(uint32_t mode);
 
 class Model {
  public:

@@ -42,6 +42,15 @@ uint32_t Profile::flags_word() const {
 }
 uint32_t Profile::slope_word() const { return (m & 0xFFFF) | ((e & 0x3F) << 16); }
 
+CfgProgram profile_ops(unsigned index, const Profile& p) {
+  return {{regs::STAGE_KMIN, p.kmin},
+          {regs::STAGE_KMAX, p.kmax},
+          {regs::STAGE_SLOPE, p.slope_word()},
+          {regs::STAGE_FLAGS, p.flags_word()},
+          {regs::PROFILE_COMMIT, index}};
+}
+CfgOp qmap_op(uint32_t queue, unsigned profile) { return {regs::QMAP_WRITE, (queue & 0xFFFF) | ((profile & 0xFF) << 16)}; }
+
 Profile Profile::red(uint32_t kmin, uint32_t kmax, double pmax, unsigned qw) {
   std::ostringstream os;
   if (qw < 8 || qw > 32) bad("profile: QW must be in 8..32");

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cfg_op.h"
 #include "common/port_struct.h"
 #include "common/prng.h"
 #include "common/ram.h"
@@ -100,6 +101,13 @@ struct DecideResult {
 };
 DecideResult decide_core(const Profile& p, unsigned qw, bool deq, uint32_t qlen, bool ect,
                          bool lossless, uint64_t avg, uint64_t rand48);
+
+// Register programs (docs/marker_regmap.md), shared by the lockstep bench and the
+// co-simulation adapter: the writes that install `p` as profile `index` (the four STAGE_*
+// registers, then PROFILE_COMMIT; what Model::set_profile does at once), and the write
+// that maps `queue` to `profile` (Model::map_queue).
+CfgProgram profile_ops(unsigned index, const Profile& p);
+CfgOp qmap_op(uint32_t queue, unsigned profile);
 
 class Model {
  public:

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cfg_op.h"
+
 namespace ll::tb {
 
 using Params = std::map<std::string, uint64_t>;
@@ -44,10 +46,9 @@ struct Options {
 Options parse_args(int argc, char** argv, const std::string& block);
 
 // One register write of a bench's configuration program (docs/CONVENTIONS.md register
-// interface: cfg_we_i, cfg_addr_i, cfg_wdata_i).
-struct CfgOp {
-  uint32_t addr, data;
-};
+// interface: cfg_we_i, cfg_addr_i, cfg_wdata_i); shared with the models' programs and the
+// co-simulation adapters (cpp_model/common/cfg_op.h, tb/common/reg_bus.h).
+using CfgOp = ll::CfgOp;
 
 // The signals of the register interface every block has (docs/CONVENTIONS.md: cfg_we_i,
 // cfg_re_i, cfg_addr_i, cfg_wdata_i, cfg_rdata_o, cfg_rvalid_o, init_done_o), bound,

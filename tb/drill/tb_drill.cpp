@@ -376,8 +376,7 @@ class DrillBench {
   }
 
   void commit_mode(uint32_t mode) {
-    ops_.push_back({regs::STAGE_MODE, mode});
-    ops_.push_back({regs::MODE_COMMIT, 0});
+    for (const CfgOp& op : ll::drill::mode_ops(mode)) ops_.push_back(op);
   }
 
   void program_component(unsigned idx) {

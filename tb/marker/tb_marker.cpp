@@ -257,11 +257,7 @@ class MarkerBench {
         if (rng_.chance(50)) p.kmax = static_cast<uint32_t>(rng_.range(cur.kmin, std::min<uint64_t>(qmax_, cur.kmax * 2ull + 64)));
         else p.kmin = static_cast<uint32_t>(rng_.range(0, cur.kmax));
       }
-      ops_.push_back({regs::STAGE_KMIN, p.kmin});
-      ops_.push_back({regs::STAGE_KMAX, p.kmax});
-      ops_.push_back({regs::STAGE_SLOPE, p.slope_word()});
-      ops_.push_back({regs::STAGE_FLAGS, p.flags_word()});
-      ops_.push_back({regs::PROFILE_COMMIT, storm_p_});
+      for (const CfgOp& op : mk::profile_ops(storm_p_, p)) ops_.push_back(op);
     } else if (r < 75) {
       const uint32_t q = storm_q_[rng_.below(2)];
       const uint32_t pid = rng_.chance(70) ? storm_p_ : static_cast<uint32_t>(rng_.below(cfg_.Profiles));
@@ -425,12 +421,7 @@ class MarkerBench {
   }
 
   void program_profile(unsigned idx) {
-    const mk::Profile p = random_profile();
-    ops_.push_back({regs::STAGE_KMIN, p.kmin});
-    ops_.push_back({regs::STAGE_KMAX, p.kmax});
-    ops_.push_back({regs::STAGE_SLOPE, p.slope_word()});
-    ops_.push_back({regs::STAGE_FLAGS, p.flags_word()});
-    ops_.push_back({regs::PROFILE_COMMIT, idx});
+    for (const CfgOp& op : mk::profile_ops(idx, random_profile())) ops_.push_back(op);
   }
 
   void program_all() {
