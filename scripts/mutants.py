@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
 """Mutation check: prove each lockstep testbench catches deliberately broken RTL.
 
-For every block with tb/<b>/mutants.json, the pristine RTL is copied to a scratch tree and
-each mutant is applied alone. A mutant counts as KILLED only if it lints clean under
-`verilator --lint-only -Wall`, compiles, and a lockstep run then reports a mismatch
-(exit code 3) or is stopped by an RTL assertion (e.g. the RAM bounds check). It is tried on the mutation set (mutants.json "set") with every CI seed
-(the SEEDS of tb/<b>/CMakeLists.txt), then on every other parameter set with every seed,
-stopping at the first kill, which is printed (set and seed). Each set's scratch bench is
-built from pristine RTL and must pass every seed first; the sets after the first are
-built only when a mutant survives the earlier ones. Anything else (survived everywhere,
-lint-dirty, does not build, crashed) fails the check.
+Every bench folder with a mutants.json (tb/<block>/ for a block's main bench, tb/<block>/<sub>/
+for a second bench such as tb/pfc/codec/) names its mutants; a bench is called by the NAME of
+its ll_lockstep_tb() call (tb_<name>: marker, drill, pfc, pfc_codec, dcqcn). The pristine RTL
+is copied to a scratch tree and each mutant is applied alone. A mutant counts as KILLED only
+if it lints clean under `verilator --lint-only -Wall`, compiles, and a lockstep run then
+reports a mismatch (exit code 3) or is stopped by an RTL assertion (e.g. the RAM bounds
+check). It is tried on every parameter set with every CI seed (the SEEDS of the bench's
+CMakeLists.txt) until one kills it; the kill (set and seed) is printed. The order: first the
+set and seed that killed it last time (the committed hint file mutant_kills.json beside
+mutants.json, when it names one), then the mutation set (mutants.json "set") with every seed,
+then every other set with every seed. The hint only reorders: a mutant the hint does not kill
+falls through to every other set and seed. Each set's scratch bench is built from pristine
+RTL and must pass every seed first; a set is built only when a mutant needs it.
+Anything else (survived everywhere, lint-dirty, does not build, crashed) fails the check.
+--update-hints rewrites the hint files from this run's kills. -j N checks up to N benches at
+once (each in its own scratch tree), so `make mutants` uses both cores of a 2-core runner.
 
-Usage: mutants.py [--build DIR] [block ...]
+Usage: mutants.py [-j N] [--build DIR] [--update-hints] [bench ...]
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -27,6 +35,7 @@ import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MISMATCH = 3
+HINTS = "mutant_kills.json"
 
 
 def die(msg):
@@ -42,8 +51,65 @@ def run(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
 
 
-def load(block):
-    path = os.path.join(ROOT, "tb", block, "mutants.json")
+class Bench:
+    """A lockstep bench with mutants: its folder under tb/ and the first ll_lockstep_tb()
+    call of its CMakeLists.txt (BLOCK, NAME, TOP, SETS, SEEDS)."""
+
+    def __init__(self, folder):
+        self.folder = folder  # relative to tb/, e.g. "pfc" or "pfc/codec"
+        self.dir = os.path.join(ROOT, "tb", folder)
+        text = open(os.path.join(self.dir, "CMakeLists.txt")).read()
+        if "ll_lockstep_tb(" not in text:
+            die(f"tb/{folder}/CMakeLists.txt: no ll_lockstep_tb() call")
+        call = text[text.index("ll_lockstep_tb("):]
+        call = call[:call.index(")\n") + 1]
+        toks = call.replace("(", " ").replace(")", " ").split()
+
+        def arg(key, default=None):
+            if key in toks:
+                return toks[toks.index(key) + 1]
+            if default is None:
+                die(f"tb/{folder}/CMakeLists.txt: no {key} <value> in ll_lockstep_tb()")
+            return default
+        self.block = arg("BLOCK")
+        self.name = arg("NAME", self.block)
+        self.top = arg("TOP")
+        self.sets = re.findall(r'"(\w+):', call)
+        m = re.search(r"SEEDS((?:\s+\d+)+)", call)
+        self.seeds = [int(x) for x in m.group(1).split()] if m else [1]
+        if not self.sets:
+            die(f"tb/{folder}/CMakeLists.txt: no SETS in ll_lockstep_tb()")
+
+    def exe(self, bdir):
+        return os.path.join(bdir, "tb", self.folder, f"tb_{self.name}")
+
+
+def benches_with_mutants():
+    """Every bench with a mutants.json, by name (in folder order)."""
+    out = {}
+    for p in sorted(glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")) +
+                    glob.glob(os.path.join(ROOT, "tb", "*", "*", "mutants.json"))):
+        folder = os.path.relpath(os.path.dirname(p), os.path.join(ROOT, "tb"))
+        b = Bench(folder)
+        out[b.name] = b
+    return out
+
+
+def blocks_with_mutants():
+    """The names of the benches with mutants (scripts/jobs.py plans one job list per name)."""
+    return list(benches_with_mutants())
+
+
+def bench(name):
+    benches = benches_with_mutants()
+    if name not in benches:
+        die(f"no bench '{name}' with a mutants.json (benches: {', '.join(benches)})")
+    return benches[name]
+
+
+def load(name):
+    b = bench(name)
+    path = os.path.join(b.dir, "mutants.json")
     try:
         with open(path) as f:
             spec = json.load(f)
@@ -66,65 +132,111 @@ def load(block):
         n = open(src).read().count(m["find"])
         if n != 1:
             die(f"{path}: mutant {m['id']}: 'find' text occurs {n} times in {m['file']} (must be exactly once)")
+    if spec["set"] not in b.sets:
+        die(f"{path}: set '{spec['set']}' is not a set of tb/{b.folder}/CMakeLists.txt")
     return spec
 
 
-def ci_sets_and_seeds(block):
-    """The parameter-set names and the CI seeds of tb/<block>/CMakeLists.txt (the first
-    ll_lockstep_tb() call: the block's main bench)."""
-    text = open(os.path.join(ROOT, "tb", block, "CMakeLists.txt")).read()
-    call = text[text.index("ll_lockstep_tb("):]
-    call = call[:call.index(")\n") + 1]
-    sets = re.findall(r'"(\w+):', call)
-    m = re.search(r"SEEDS((?:\s+\d+)+)", call)
-    seeds = [int(x) for x in m.group(1).split()] if m else [1]
-    if not sets:
-        die(f"tb/{block}/CMakeLists.txt: no SETS in ll_lockstep_tb()")
-    return sets, seeds
+def load_hints(b):
+    path = os.path.join(b.dir, HINTS)
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        die(f"{path}: {e}")
+
+
+def write_hints(b, kills):
+    """kills: {mutant id: (set, seed)} of this run, in mutants.json order."""
+    path = os.path.join(b.dir, HINTS)
+    lines = [f'  "{mid}": {{"set": "{st}", "seed": {sd}}}' for mid, (st, sd) in kills.items()]
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def attempts(b, spec, hint):
+    """The (set, seed) order a mutant is tried in: the hint's kill first, then the mutation
+    set with every seed (mutants.json "seed" first), then every other set with every seed."""
+    first = spec.get("seed", b.seeds[0])
+    seeds = [first] + [s for s in b.seeds if s != first]
+    sets = [spec["set"]] + [s for s in b.sets if s != spec["set"]]
+    order = [(st, sd) for st in sets for sd in seeds]
+    if hint and (hint.get("set"), hint.get("seed")) in order:
+        h = (hint["set"], hint["seed"])
+        order = [h] + [a for a in order if a != h]
+    return order, sets, seeds
+
+
+def configure(b, bdir, rtl_copy, set_name):
+    return run(["cmake", "-S", ROOT, "-B", bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
+                f"-DLL_BLOCKS={b.block}", f"-DLL_TB_SETS={set_name}", "-DLL_TRACE=OFF",
+                "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"])
+
+
+def run_bench(b, exe, set_name, seed, cycles, out):
+    return run([exe, "--set", set_name, "--seed", str(seed), "--cycles", str(cycles), "--no-wave", "--out", out],
+               env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+
+
+def judge(r, set_name, seed):
+    """The verdict of one mutated run: killed (mismatch or RTL assertion), None (passed), or
+    INVALID (any other failure)."""
+    if r.returncode == MISMATCH:
+        return "killed", f"set {set_name} seed {seed}: " + first_line(r.stdout, "MISMATCH")
+    if r.returncode != 0 and assertion_stop(r.stdout):
+        return "killed", f"set {set_name} seed {seed}: RTL assertion: " + first_line(r.stdout, "%Error")
+    if r.returncode != 0:
+        return "INVALID", f"set {set_name} seed {seed}: bench exit {r.returncode}: " + first_line(r.stdout, "rror")
+    return None
 
 
 class SetBench:
-    """One parameter set's scratch build of the block's bench (configured with only that
-    set), built from pristine RTL and checked to pass every seed before any mutant runs."""
+    """One parameter set's scratch build of the bench (configured with only that set), built
+    from pristine RTL and checked to pass every seed before any mutant runs."""
 
-    def __init__(self, block, name, spec, work, rtl_copy, jobs, seeds):
-        self.block, self.name, self.jobs, self.seeds = block, name, jobs, seeds
+    def __init__(self, b, name, spec, work, rtl_copy, jobs, seeds, clock):
+        self.b, self.name, self.jobs, self.seeds = b, name, jobs, seeds
         self.bdir = os.path.join(work, f"build-{name}")
-        cfg = run(["cmake", "-S", ROOT, "-B", self.bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
-                   f"-DLL_BLOCKS={block}", f"-DLL_TB_SETS={name}", "-DLL_TRACE=OFF",
-                   "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"])
+        t0 = time.time()
+        cfg = configure(b, self.bdir, rtl_copy, name)
         if cfg.returncode:
             print(cfg.stdout)
-            die(f"{block}: cmake configure failed (set {name})")
-        self.exe = os.path.join(self.bdir, "tb", block, f"tb_{block}")
-        self.cycles = str(spec["cycles"])
+            die(f"{b.name}: cmake configure failed (set {name})")
+        self.exe = b.exe(self.bdir)
+        self.cycles = spec["cycles"]
         self.out = work
-        b = self.build()
-        if b.returncode:
-            print(b.stdout[-4000:])
-            die(f"{block}: the unmutated bench does not build (set {name})")
+        r = self.build()
+        if r.returncode:
+            print(r.stdout[-4000:])
+            die(f"{b.name}: the unmutated bench does not build (set {name})")
+        clock["build"] += time.time() - t0
+        t0 = time.time()
         for seed in seeds:
             r = self.run(seed)
             if r.returncode != 0:
                 print(r.stdout[-4000:])
-                die(f"{block}: the unmutated RTL does not pass its own bench (set {name} seed {seed}, exit {r.returncode})")
+                die(f"{b.name}: the unmutated RTL does not pass its own bench (set {name} seed {seed}, exit {r.returncode})")
+        clock["run"] += time.time() - t0
 
     def build(self):
-        return run(["ninja", "-C", self.bdir, f"-j{self.jobs}", f"tb_{self.block}"])
+        return run(["ninja", "-C", self.bdir, f"-j{self.jobs}", f"tb_{self.b.name}"])
 
     def run(self, seed):
-        return run([self.exe, "--set", self.name, "--seed", str(seed), "--cycles", self.cycles,
-                    "--no-wave", "--out", self.out],
-                   env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+        return run_bench(self.b, self.exe, self.name, seed, self.cycles, self.out)
 
 
-def check_block(block, build_root, jobs, only=None):
-    """Each mutant is tried on the mutation set (mutants.json "set") with every CI seed,
-    then on every other parameter set of the bench with every CI seed, stopping at the
-    first kill: a bug only one set exposes is not reported as a survivor. The other sets'
-    scratch builds are made only when a mutant first survives the earlier ones."""
-    spec = load(block)
-    work = os.path.join(build_root, block)
+def check_block(name, build_root, jobs, only=None, clock=None):
+    """Each mutant is tried on every parameter set with every CI seed in attempts() order,
+    stopping at the first kill: a bug only one set exposes is not reported as a survivor.
+    A set's scratch build is made (from pristine RTL) only when a mutant first needs it.
+    Returns [(id, verdict, seconds, note, (set, seed) of the kill or None)]."""
+    b = bench(name)
+    spec = load(name)
+    hints = load_hints(b)
+    clock = clock if clock is not None else {"lint": 0.0, "build": 0.0, "run": 0.0}
+    work = os.path.join(build_root, b.name)
     rtl_copy = os.path.join(work, "rtl")
     if os.path.isdir(rtl_copy):
         shutil.rmtree(rtl_copy)
@@ -132,21 +244,16 @@ def check_block(block, build_root, jobs, only=None):
     # built leaves outputs newer than the sources' original times, and a time-preserving
     # copy would let ninja reuse that mutated build as the "unmutated" baseline.
     shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
-    sets, seeds = ci_sets_and_seeds(block)
-    if spec["set"] not in sets:
-        die(f"tb/{block}/mutants.json: set '{spec['set']}' is not a set of tb/{block}/CMakeLists.txt")
-    first = spec.get("seed", seeds[0])
-    seeds = [first] + [s for s in seeds if s != first]
-    order = [spec["set"]] + [s for s in sets if s != spec["set"]]
     benches = {}
-    vlt = sorted(glob.glob(os.path.join(rtl_copy, block, "*.vlt")))
+    vlt = sorted(glob.glob(os.path.join(rtl_copy, b.block, "*.vlt")))
+    _, _, seeds = attempts(b, spec, None)
 
-    def bench(name):  # built from pristine RTL: call only while no mutant is applied
-        if name not in benches:
-            benches[name] = SetBench(block, name, spec, work, rtl_copy, jobs, seeds)
-        return benches[name]
+    def set_bench(set_name):  # built from pristine RTL: call only while no mutant is applied
+        if set_name not in benches:
+            benches[set_name] = SetBench(b, set_name, spec, work, rtl_copy, jobs, seeds, clock)
+        return benches[set_name]
 
-    bench(order[0])
+    set_bench(spec["set"])
     results = []
     for m in spec["mutants"]:
         if only and m["id"] not in only:
@@ -155,42 +262,53 @@ def check_block(block, build_root, jobs, only=None):
         path = os.path.join(rtl_copy, os.path.relpath(m["file"], "rtl"))
         pristine = open(path).read()
         mutated = pristine.replace(m["find"], m["replace"], 1)
-        verdict, note = "SURVIVED", ""
-        for si, name in enumerate(order):
-            sb = bench(name)  # pristine here (restored below after every set)
+        order, sets, _ = attempts(b, spec, hints.get(m["id"]))
+        verdict, note, kill = "SURVIVED", "", None
+        built = set()
+        try:
             with open(path, "w") as f:
                 f.write(mutated)
-            try:
-                if si == 0:
-                    lint = run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, block),
-                                "--top-module", spec.get("top", block_top(block))])
-                    if lint.returncode:
-                        verdict, note = "INVALID", "lint: " + first_line(lint.stdout, "%")
+            tl = time.time()
+            lint = run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, b.block),
+                        "--top-module", spec.get("top", b.top)])
+            clock["lint"] += time.time() - tl
+            if lint.returncode:
+                verdict, note = "INVALID", "lint: " + first_line(lint.stdout, "%")
+                order = []
+            for set_name, seed in order:
+                if set_name not in benches:  # a new set: its pristine build and check first
+                    with open(path, "w") as f:
+                        f.write(pristine)
+                    set_bench(set_name)
+                    with open(path, "w") as f:
+                        f.write(mutated)
+                sb = benches[set_name]
+                if set_name not in built:
+                    tb = time.time()
+                    r = sb.build()
+                    clock["build"] += time.time() - tb
+                    built.add(set_name)
+                    if r.returncode:
+                        verdict, note = "INVALID", f"build (set {set_name}): " + first_line(r.stdout, "error")
                         break
-                b = sb.build()
-                if b.returncode:
-                    verdict, note = "INVALID", f"build (set {name}): " + first_line(b.stdout, "error")
+                tr = time.time()
+                r = sb.run(seed)
+                clock["run"] += time.time() - tr
+                v = judge(r, set_name, seed)
+                if v:
+                    verdict, note = v
+                    if verdict == "killed":
+                        kill = (set_name, seed)
                     break
-                for seed in seeds:
-                    r = sb.run(seed)
-                    if r.returncode == MISMATCH:
-                        verdict, note = "killed", f"set {name} seed {seed}: " + first_line(r.stdout, "MISMATCH")
-                        break
-                    if r.returncode != 0 and assertion_stop(r.stdout):
-                        verdict, note = "killed", f"set {name} seed {seed}: RTL assertion: " + first_line(r.stdout, "%Error")
-                        break
-                    if r.returncode != 0:
-                        verdict, note = "INVALID", f"set {name} seed {seed}: bench exit {r.returncode}: " + first_line(r.stdout, "rror")
-                        break
-            finally:
-                with open(path, "w") as f:
-                    f.write(pristine)
-            if verdict != "SURVIVED":
-                break
+        finally:
+            with open(path, "w") as f:
+                f.write(pristine)
         if verdict == "SURVIVED":
-            note = f"no mismatch on any set ({', '.join(order)}) or seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles each"
-        results.append((m["id"], verdict, time.time() - t0, note))
-        print(f"  {block:8s} {m['id']:30s} {verdict:8s} {time.time() - t0:5.1f}s  {note}", flush=True)
+            note = (f"no mismatch on any set ({', '.join(sets)}) or seed ({', '.join(map(str, seeds))}), "
+                    f"{spec['cycles']} cycles each")
+        dt = time.time() - t0
+        results.append((m["id"], verdict, dt, note, kill))
+        print(f"  {b.name:9s} {m['id']:30s} {verdict:8s} {dt:5.1f}s  {note}", flush=True)
     # leave the scratch benches built from pristine RTL
     for sb in benches.values():
         sb.build()
@@ -203,20 +321,23 @@ def assertion_stop(text):
     return "%Error:" in text and ("Verilog $stop" in text or "Assertion failed" in text)
 
 
-def check_one(block, mutant_id, work, log, jobs=1):
+def check_one(name, mutant_id, work, log, jobs=1):
     """One job of scripts/jobs.py, with the same rule as check_block: a fresh scratch tree in
     work with the mutant applied (mutant_id None: the unmutated RTL, verdict "pass" when every
-    CI set and seed passes), tried on the mutation set with every CI seed, then on the other
-    sets, stopping at the first kill. Returns (verdict, note); the tools' output goes to log."""
-    spec = load(block)
+    CI set and seed passes), tried in attempts() order until the first kill. Returns
+    (verdict, note); the tools' output goes to log."""
+    b = bench(name)
+    spec = load(name)
     rtl_copy = os.path.join(work, "rtl")
     if os.path.isdir(rtl_copy):
         shutil.rmtree(rtl_copy)
     shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
+    hint = None
     if mutant_id is not None:
         ms = [m for m in spec["mutants"] if m["id"] == mutant_id]
         if not ms:
-            return "INVALID", f"no mutant {mutant_id} in tb/{block}/mutants.json"
+            return "INVALID", f"no mutant {mutant_id} in tb/{b.folder}/mutants.json"
+        hint = load_hints(b).get(mutant_id)
         path = os.path.join(rtl_copy, os.path.relpath(ms[0]["file"], "rtl"))
         with open(path) as f:
             text = f.read()
@@ -226,93 +347,117 @@ def check_one(block, mutant_id, work, log, jobs=1):
     def logged(p):
         log.write(p.stdout[-20000:])
         return p
-    sets, seeds = ci_sets_and_seeds(block)
-    first = spec.get("seed", seeds[0])
-    seeds = [first] + [s for s in seeds if s != first]
-    order = [spec["set"]] + [s for s in sets if s != spec["set"]]
+    order, sets, seeds = attempts(b, spec, hint)
     if mutant_id is not None:
-        vlt = sorted(glob.glob(os.path.join(rtl_copy, block, "*.vlt")))
-        lint = logged(run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, block),
-                           "--top-module", spec.get("top", block_top(block))]))
+        vlt = sorted(glob.glob(os.path.join(rtl_copy, b.block, "*.vlt")))
+        lint = logged(run(["verilator", "--lint-only", "-Wall", *vlt, *rtl_files(rtl_copy, b.block),
+                           "--top-module", spec.get("top", b.top)]))
         if lint.returncode:
             return "INVALID", "lint: " + first_line(lint.stdout, "%")
     bad = "FAIL" if mutant_id is None else "INVALID"
-    for name in order:
-        bdir = os.path.join(work, f"build-{name}")
-        cfg = logged(run(["cmake", "-S", ROOT, "-B", bdir, "-G", "Ninja", f"-DLL_RTL_ROOT={rtl_copy}",
-                          f"-DLL_BLOCKS={block}", f"-DLL_TB_SETS={name}", "-DLL_TRACE=OFF",
-                          "-DLL_BUILD_SIM=OFF", "-DLL_BUILD_MODEL_TESTS=OFF"]))
-        if cfg.returncode:
-            return bad, f"cmake configure failed (set {name})"
-        b = logged(run(["ninja", "-C", bdir, f"-j{jobs}", f"tb_{block}"]))
-        if b.returncode:
-            return bad, f"build (set {name}): " + first_line(b.stdout, "error")
-        exe = os.path.join(bdir, "tb", block, f"tb_{block}")
-        for seed in seeds:
-            r = logged(run([exe, "--set", name, "--seed", str(seed), "--cycles", str(spec["cycles"]), "--no-wave",
-                            "--out", work], env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")))
-            if mutant_id is None:
-                if r.returncode != 0:
-                    return "FAIL", f"the unmutated RTL does not pass its own bench (set {name} seed {seed}, exit {r.returncode})"
-                continue
-            if r.returncode == MISMATCH:
-                return "killed", f"set {name} seed {seed}: " + first_line(r.stdout, "MISMATCH")
-            if r.returncode != 0 and assertion_stop(r.stdout):
-                return "killed", f"set {name} seed {seed}: RTL assertion: " + first_line(r.stdout, "%Error")
+    built = set()
+    for set_name, seed in order:
+        bdir = os.path.join(work, f"build-{set_name}")
+        if set_name not in built:
+            cfg = logged(configure(b, bdir, rtl_copy, set_name))
+            if cfg.returncode:
+                return bad, f"cmake configure failed (set {set_name})"
+            r = logged(run(["ninja", "-C", bdir, f"-j{jobs}", f"tb_{b.name}"]))
+            if r.returncode:
+                return bad, f"build (set {set_name}): " + first_line(r.stdout, "error")
+            built.add(set_name)
+        r = logged(run_bench(b, b.exe(bdir), set_name, seed, spec["cycles"], work))
+        if mutant_id is None:
             if r.returncode != 0:
-                return "INVALID", f"set {name} seed {seed}: bench exit {r.returncode}: " + first_line(r.stdout, "rror")
+                return "FAIL", f"the unmutated RTL does not pass its own bench (set {set_name} seed {seed}, exit {r.returncode})"
+            continue
+        v = judge(r, set_name, seed)
+        if v:
+            return v
     if mutant_id is None:
-        return "pass", f"every set ({', '.join(order)}) and seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles, no mismatch"
-    return "SURVIVED", f"no mismatch on any set ({', '.join(order)}) or seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles each"
+        return "pass", f"every set ({', '.join(sets)}) and seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles, no mismatch"
+    return "SURVIVED", f"no mismatch on any set ({', '.join(sets)}) or seed ({', '.join(map(str, seeds))}), {spec['cycles']} cycles each"
 
 
-def blocks_with_mutants():
-    return sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(ROOT, "tb", "*", "mutants.json")))
+def expected_cost(name):
+    """A bench's mutant count times its cycles per run: the longest benches start first."""
+    spec = load(name)
+    return len(spec["mutants"]) * spec["cycles"]
 
 
-def block_top(block):
-    # the block's top is declared in its tb CMakeLists (TOP <module>)
-    text = open(os.path.join(ROOT, "tb", block, "CMakeLists.txt")).read()
-    toks = text.split()
-    if "TOP" not in toks:
-        die(f"tb/{block}/CMakeLists.txt: no TOP <module> in ll_lockstep_tb()")
-    return toks[toks.index("TOP") + 1]
+def check_timed(name, build_root, jobs, only):
+    """check_block() of one bench, with its wall time and phase times (a pool task)."""
+    print(f"mutants: {name}", flush=True)
+    t0 = time.time()
+    clock = {"lint": 0.0, "build": 0.0, "run": 0.0}
+    res = check_block(name, build_root, jobs, only, clock)
+    return res, time.time() - t0, clock
 
 
 def first_line(text, key):
     for line in text.splitlines():
         if key in line:
             return line.strip()[:160]
-    lines = [l for l in text.splitlines() if l.strip()]
+    lines = [ln for ln in text.splitlines() if ln.strip()]
     return lines[-1].strip()[:160] if lines else ""
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("blocks", nargs="*")
+    ap.add_argument("benches", nargs="*", metavar="bench",
+                    help="bench names (default: every bench with a mutants.json)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build-mutants"))
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--only", action="append", metavar="ID",
-                    help="run only this mutant id (repeatable; with one block)")
+                    help="run only this mutant id (repeatable; with one bench)")
+    ap.add_argument("--update-hints", action="store_true",
+                    help=f"rewrite each bench's {HINTS} from this run's kills (every mutant run)")
     a = ap.parse_args()
-    blocks = a.blocks or blocks_with_mutants()
-    if not blocks:
-        die("no tb/<block>/mutants.json found")
+    names = a.benches or blocks_with_mutants()
+    if not names:
+        die("no tb/**/mutants.json found")
+    if a.update_hints and a.only:
+        die("--update-hints needs every mutant of the bench (no --only)")
+    for name in names:
+        bench(name)  # every name known before any work starts
     t0 = time.time()
     total = killed = 0
     summary = []
-    for b in blocks:
-        if not os.path.isfile(os.path.join(ROOT, "tb", b, "mutants.json")):
-            die(f"block '{b}' has no tb/{b}/mutants.json")
-        print(f"mutants: {b}", flush=True)
-        res = check_block(b, a.build, a.jobs, set(a.only or []))
+    clock = {"lint": 0.0, "build": 0.0, "run": 0.0}
+    # Benches are independent (each has its own scratch tree and builds), so with -j N up to
+    # N benches are checked at once, the longest first; each bench's ninja gets the cores
+    # left over (-j 2: two benches at a time, one compile each).
+    par = max(1, min(a.jobs, len(names)))
+    ninja_jobs = max(1, a.jobs // par)
+    names = sorted(names, key=lambda n: -expected_cost(n))
+    only = set(a.only or [])
+    if par == 1:
+        outs = (check_timed(n, a.build, ninja_jobs, only) for n in names)
+    else:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=par)
+        outs = pool.map(check_timed, names, [a.build] * len(names), [ninja_jobs] * len(names),
+                        [only] * len(names))
+    for name, (res, dt, ck) in zip(names, outs):
+        b = bench(name)
+        for key in clock:
+            clock[key] += ck[key]
         k = sum(1 for r in res if r[1] == "killed")
-        summary.append((b, k, len(res), [r[0] for r in res if r[1] != "killed"]))
+        summary.append((b.name, k, len(res), [r[0] for r in res if r[1] != "killed"], res, dt))
         total += len(res)
         killed += k
+        if a.update_hints and k == len(res):
+            write_hints(b, {r[0]: r[4] for r in res})
     print("")
-    for b, k, n, bad in summary:
-        print(f"mutants: {b}: {k}/{n} killed" + (f"; not killed: {', '.join(bad)}" if bad else ""))
+    for name, k, n, bad, res, dt in summary:
+        kills = {}
+        for r in res:
+            if r[4]:
+                kills[f"{r[4][0]}/seed{r[4][1]}"] = kills.get(f"{r[4][0]}/seed{r[4][1]}", 0) + 1
+        by = ", ".join(f"{key}: {v}" for key, v in sorted(kills.items()))
+        print(f"mutants: {name}: {k}/{n} killed in {dt:.0f} s (killed by {by})" +
+              (f"; not killed: {', '.join(bad)}" if bad else ""))
+    print(f"mutants: {par} bench(es) at a time, ninja -j{ninja_jobs}; phase times summed over benches: "
+          f"lint {clock['lint']:.0f} s, builds {clock['build']:.0f} s, bench runs {clock['run']:.0f} s")
     print(f"mutants: {killed}/{total} killed in {time.time() - t0:.0f} s")
     print(f"{killed} passed, {total - killed} failed")
     sys.exit(0 if killed == total else 1)

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -104,6 +105,19 @@ class Rng {
 
 class Coverage {
  public:
+  // Bins are hit on most cycles, so the hot form takes the bin's name as a C string and
+  // finds its counter through a cache keyed by the string's address (a literal's address
+  // is stable): no std::string is built and no name is compared on the common path. The
+  // cached name is still checked against the string, so a reused buffer cannot be counted
+  // in a stale bin.
+  void hit(const char* bin, uint64_t n = 1) {
+    Slot& s = cache_[(reinterpret_cast<uintptr_t>(bin) >> 3) % kCache];
+    if (s.key != bin || std::strcmp(s.name, bin) != 0) {
+      const auto it = hits_.try_emplace(bin, 0).first;
+      s = Slot{bin, it->first.c_str(), &it->second};
+    }
+    *s.count += n;
+  }
   void hit(const std::string& bin, uint64_t n = 1) { hits_[bin] += n; }
   uint64_t count(const std::string& bin) const {
     auto it = hits_.find(bin);
@@ -115,7 +129,14 @@ class Coverage {
   void write(const std::string& path) const;
 
  private:
-  std::map<std::string, uint64_t> hits_;
+  std::map<std::string, uint64_t> hits_;  // node addresses are stable: the cache points into it
+  struct Slot {
+    const char* key = nullptr;
+    const char* name = "";
+    uint64_t* count = nullptr;
+  };
+  static constexpr size_t kCache = 509;
+  Slot cache_[kCache];
 };
 
 std::string hex(uint64_t v);

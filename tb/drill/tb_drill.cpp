@@ -454,13 +454,12 @@ class DrillBench {
     for (unsigned e = 0; e < cfg_.Engines; ++e)
       if (in.valid[e] && o.ready[e] && in.grp_en[e] && in.grp[e] >= cfg_.Groups) cov_.hit("group_index_out_of_range");
     unsigned decided = 0;
-    std::vector<unsigned> ports;
+    unsigned ports[dr::kPortSets];
     for (unsigned e = 0; e < cfg_.Engines; ++e) {
       if (o.out_valid[e] && !o.out_empty[e]) {
-        for (unsigned p : ports)
-          if (p == o.out_port[e]) cov_.hit("engines_same_port_same_cycle");
-        ports.push_back(o.out_port[e]);
-        ++decided;
+        for (unsigned k = 0; k < decided; ++k)
+          if (ports[k] == o.out_port[e]) cov_.hit("engines_same_port_same_cycle");
+        ports[decided++] = o.out_port[e];
       }
     }
     if (decided > 1) cov_.hit("engines_parallel_decisions");
@@ -491,7 +490,8 @@ class DrillBench {
       else if (n <= 32) cov_.hit("set_9_32");
       else cov_.hit("set_33_64");
       if (n == cfg_.Ports) cov_.hit("set_full");
-      if (t.grp_used) cov_.hit("comp_slot" + std::to_string(t.grp_slot));
+      static const char* const slots[] = {"comp_slot0", "comp_slot1", "comp_slot2", "comp_slot3"};
+      if (t.grp_used) cov_.hit(t.grp_slot < 4 ? slots[t.grp_slot] : "comp_slot_out_of_range");
       const bool drill = t.kind == dr::kKindDrill || t.kind == dr::kKindFlowNew;
       if (drill) {
         if (n < cfg_.D) cov_.hit("set_smaller_than_d");

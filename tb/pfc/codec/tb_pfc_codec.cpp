@@ -3,12 +3,16 @@
 //
 // Encoder side: PAUSE/RESUME requests on ~30% of cycles (bursts that coalesce into one
 // frame), tx_ready low on ~30% of cycles. Decoder side: a stream of frames of many kinds
-// (good PFC frames, FCS errors, too short, longer than 60 bytes, a partial middle beat,
-// 802.3x PAUSE, wrong destination, data frames), beats with gaps, held while rx_ready is
-// low; evt_ready low on ~30% of cycles.
+// (good PFC frames, FCS errors, too short, longer than 60 bytes, a partial non-last beat,
+// 802.3x PAUSE, wrong destination, a wrong EtherType / opcode byte, data frames, and PFC
+// frames whose length sits at a decoder boundary: 59/60/61, 64/65, 72/73 bytes, the three-
+// beat limit of a header match, and 128/129/136 bytes around the beat counter's
+// saturation), beats with gaps, held while rx_ready is low; evt_ready low on ~30% of cycles.
+#include <iterator>
 #include <sstream>
 
 #include "lockstep.h"
+#include "common/bits.h"
 #include "pfc/pfc_codec.h"
 #include "tb_sets.h"
 
@@ -18,9 +22,14 @@ using ll::tb::Coverage;
 using ll::tb::Rng;
 namespace pf = ll::pfc;
 
-enum Kind { kGood, kErr, kShort, kLong, kPartial, kPause8023, kWrongDa, kData, kKinds };
-const char* const kKindName[kKinds] = {"good", "fcs_error", "short", "long", "partial_beat",
-                                       "pause_8023", "wrong_da", "data"};
+enum Kind { kGood, kErr, kShort, kLong, kPartial, kPause8023, kWrongDa, kData, kWrongType, kLenEdge, kKinds };
+const char* const kKindBin[kKinds] = {"rx_kind_good", "rx_kind_fcs_error", "rx_kind_short", "rx_kind_long",
+                                      "rx_kind_partial_beat", "rx_kind_pause_8023", "rx_kind_wrong_da",
+                                      "rx_kind_data", "rx_kind_wrong_type", "rx_kind_length_edge"};
+// Frame lengths at the decoder's boundaries: 60 bytes (59/60/61), the ninth beat (64/65,
+// 72/73), a header match needs three beats (16/17, 24/25), and the beat counter saturates
+// at 15 (120/121, 128/129, 136).
+const unsigned kEdgeLen[] = {16, 17, 24, 25, 59, 60, 61, 63, 64, 65, 72, 73, 120, 121, 128, 129, 136};
 
 template <class Dut>
 class CodecBench {
@@ -114,7 +123,7 @@ class CodecBench {
     } else if (rx_acc) {
       pos_ += 8;
       if (in.rx_last) {
-        cov_.hit(std::string("rx_kind_") + kKindName[kind_]);
+        cov_.hit(kKindBin[kind_]);
         frame_.clear();
         pos_ = 0;
       }
@@ -159,7 +168,9 @@ class CodecBench {
         in.rx_keep |= 1u << k;
       }
       in.rx_last = pos_ + 8 >= frame_.size();
-      if (kind_ == kPartial && pos_ == 16) in.rx_keep &= 0x3F;  // a middle beat with holes
+      // one non-last beat (the first, the header's or a later one) shorter than 8 bytes
+      if (kind_ == kPartial && pos_ == partial_at_ && !in.rx_last)
+        in.rx_keep &= static_cast<uint32_t>(ll::low_mask(partial_keep_));
       in.rx_err = in.rx_last && kind_ == kErr;
       if (!in.rx_last && rng_.chance(2)) in.rx_err = true;  // err outside the last beat: ignored
     }
@@ -169,8 +180,8 @@ class CodecBench {
  private:
   void new_frame() {
     const int r = static_cast<int>(rng_.below(100));
-    kind_ = r < 55 ? kGood : r < 61 ? kErr : r < 67 ? kShort : r < 73 ? kLong : r < 79 ? kPartial
-          : r < 85 ? kPause8023 : r < 91 ? kWrongDa : kData;
+    kind_ = r < 45 ? kGood : r < 51 ? kErr : r < 56 ? kShort : r < 61 ? kLong : r < 67 ? kPartial
+          : r < 72 ? kPause8023 : r < 77 ? kWrongDa : r < 82 ? kData : r < 90 ? kWrongType : kLenEdge;
     pf::PfcFrame f;
     const int e = static_cast<int>(rng_.below(10));
     f.enable = e == 0 ? 0u : e == 1 ? 0xFFu : static_cast<uint32_t>(rng_.next() & 0xFF);
@@ -182,11 +193,27 @@ class CodecBench {
       case kLong: frame_.resize(rng_.range(61, 200), static_cast<uint8_t>(rng_.next())); break;
       case kPause8023: frame_[14] = 0x00; frame_[15] = 0x01; break;
       case kWrongDa: frame_[rng_.below(6)] ^= static_cast<uint8_t>(1u << rng_.below(8)); break;
+      case kWrongType: {  // one bit of the EtherType or the opcode (bytes 12..15) flipped
+        const unsigned byte = 12 + static_cast<unsigned>(rng_.below(4));
+        frame_[byte] ^= static_cast<uint8_t>(1u << rng_.below(8));
+        cov_.hit(byte < 14 ? "rx_wrong_ethertype" : "rx_wrong_opcode");
+        break;
+      }
+      case kLenEdge: {
+        const unsigned len = kEdgeLen[rng_.below(std::size(kEdgeLen))];
+        frame_.resize(len, static_cast<uint8_t>(rng_.next()));
+        cov_.hit(len < 60 ? "rx_length_edge_short" : len > 120 ? "rx_length_edge_beat_saturation" : "rx_length_edge_long");
+        break;
+      }
       case kData:
         frame_.resize(rng_.range(8, 128));
         for (auto& b : frame_) b = static_cast<uint8_t>(rng_.next());
         break;
       default: break;
+    }
+    if (kind_ == kPartial) {
+      partial_at_ = 8 * static_cast<size_t>(rng_.below(frame_.size() / 8));
+      partial_keep_ = static_cast<unsigned>(rng_.range(1, 7));
     }
     if (kind_ == kGood && f.enable == 0) cov_.hit("rx_good_no_priority");
     if (kind_ == kGood && f.enable == 0xFF) cov_.hit("rx_good_all_priorities");
@@ -220,6 +247,8 @@ class CodecBench {
   std::vector<uint8_t> frame_;
   size_t pos_ = 0;
   Kind kind_ = kGood;
+  size_t partial_at_ = 16;
+  unsigned partial_keep_ = 6;
   bool hold_rx_ = false;
   In held_;
 };
