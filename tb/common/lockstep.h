@@ -23,6 +23,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "common/cfg_op.h"
@@ -142,6 +144,12 @@ class Coverage {
 std::string hex(uint64_t v);
 void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd);
 
+// Whether a bench has `bool want_reset()` (see run_lockstep).
+template <class B, class = void>
+struct HasWantReset : std::false_type {};
+template <class B>
+struct HasWantReset<B, std::void_t<decltype(std::declval<B&>().want_reset())>> : std::true_type {};
+
 template <class B>
 int run_lockstep(const Options& o, const Params& params) {
   using In = typename B::In;
@@ -177,6 +185,10 @@ int run_lockstep(const Options& o, const Params& params) {
   const std::string vcd;
 #endif
 
+  // A bench may also ask for a reset at a moment of its choosing (a rare state worth a reset
+  // in the middle of it): `bool want_reset()`, asked after each live cycle; the reset then
+  // starts on the next cycle and lasts 4.
+  uint64_t asked_until = 0;
   Rng sched(o.seed * 7919 + 17);
   const uint64_t init_reset = 4;
   // Five resets in the middle of traffic, each 4..8 cycles long, at random cycles.
@@ -198,7 +210,7 @@ int run_lockstep(const Options& o, const Params& params) {
   // Cycle 0 is not compared (the DUT's state is defined from the first reset edge on), so
   // the run takes one more cycle than it compares: --cycles N compares exactly N.
   for (uint64_t c = 0; c <= o.cycles; ++c) {
-    const bool in_reset = c < init_reset || in_mid_reset(c);
+    const bool in_reset = c < init_reset || in_mid_reset(c) || c < asked_until;
     In in = bench->stimulus(c, in_reset);
     in.rst_n = !in_reset;
     bench->drive(in);
@@ -233,6 +245,9 @@ int run_lockstep(const Options& o, const Params& params) {
     }
     if (in_mid_reset(c) && B::valid(in)) cov.hit("reset_mid_traffic");
     bench->tick(in);
+    if constexpr (HasWantReset<B>::value) {
+      if (!in_reset && bench->want_reset()) asked_until = c + 1 + 4;
+    }
     clk.write(true);
     sc_start(half);
   }

@@ -118,14 +118,19 @@ class CodecBench {
     if (!in.rst_n) {
       frame_.clear();  // a frame cut by reset is abandoned
       pos_ = 0;
+      partial_seen_ = false;
+      reset_asked_ = false;
       hold_rx_ = false;
       tx_beat_ = 0;
     } else if (rx_acc) {
+      if (!in.rx_last && in.rx_keep != 0xFFu) partial_seen_ = true;
       pos_ += 8;
       if (in.rx_last) {
         cov_.hit(kKindBin[kind_]);
         frame_.clear();
         pos_ = 0;
+        partial_seen_ = false;
+        reset_asked_ = false;
       }
       hold_rx_ = false;
     } else {
@@ -133,6 +138,17 @@ class CodecBench {
     }
     held_ = in;
     model_.tick(in);
+  }
+
+  // A reset in the middle of a frame after its short (partial) non-last beat: the
+  // decoder's partial-beat flag must clear, or the next good frame is judged bad. Asked in
+  // a quarter of such frames (run_lockstep starts it on the next cycle).
+  bool want_reset() {
+    if (!partial_seen_ || reset_asked_ || frame_.empty()) return false;
+    reset_asked_ = true;
+    if (!rng_.chance(25)) return false;
+    cov_.hit("reset_after_partial_beat");
+    return true;
   }
 
   In stimulus(uint64_t cycle, bool in_reset) {
@@ -178,6 +194,8 @@ class CodecBench {
   }
 
  private:
+  bool partial_seen_ = false;  // this frame had a short non-last beat accepted
+  bool reset_asked_ = false;   // want_reset decided for this frame
   void new_frame() {
     const int r = static_cast<int>(rng_.below(100));
     kind_ = r < 45 ? kGood : r < 51 ? kErr : r < 56 ? kShort : r < 61 ? kLong : r < 67 ? kPartial
