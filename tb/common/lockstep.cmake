@@ -99,7 +99,7 @@ function(ll_lockstep_tb)
     set(prefix V${A_NAME}_${name})
     if(LL_GATES_DIR)
       # a flat netlist: its warnings are Yosys's naming, not ours
-      set(vsrc ${LL_GATES_DIR}/${A_NAME}.${name}.v ${LL_RTL_ROOT}/common/ll_ram_1r1w.sv)
+      set(vsrc ${LL_RTL_ROOT}/common/ll_assert.svh ${LL_GATES_DIR}/${A_NAME}.${name}.v ${LL_RTL_ROOT}/common/ll_ram_1r1w.sv)
       set(vargs -Wno-fatal -Wno-lint -Wno-style)
       set(slow_opt -O0)  # the run-once code of a flat netlist is large: compile it fast
     else()
