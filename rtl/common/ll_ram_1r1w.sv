@@ -10,6 +10,12 @@
 // Maps to block RAM on FPGAs and is reported as memory bits by `make synth`.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module ll_ram_1r1w #(
   parameter int Width = 8,                       // bits per entry, >= 1
   parameter int Depth = 16,                      // entries, >= 2

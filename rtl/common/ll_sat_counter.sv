@@ -3,6 +3,12 @@
 // coinciding event is not counted). inc_i adds 1.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module ll_sat_counter #(
   parameter int Width = 32   // counter width, 1..32 (read through a 32-bit register)
 ) (

@@ -5,6 +5,12 @@
 // is empty when SYNTHESIS is defined (Yosys defines it), so it costs no gates.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module ll_vr_stable #(
   parameter int W     = 1,     // payload width, >= 1
   // 1: the checked interface is an input of the block (the producer is the environment).

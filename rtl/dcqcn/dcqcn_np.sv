@@ -11,6 +11,12 @@
 // C++ twin: ll::dcqcn::NpCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module dcqcn_np #(
   parameter int Queues = 64,                            // flows, >= 2
   parameter int QW = (Queues > 1) ? $clog2(Queues) : 1  // derived, do not override

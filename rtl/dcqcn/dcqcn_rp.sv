@@ -25,6 +25,12 @@
 // C++ twin: ll::dcqcn::RpCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module dcqcn_rp #(
   parameter int Queues       = 64,      // QPs, >= 2
   parameter int LineRateMbps = 100000,  // line rate (initial Rc, Rt cap)

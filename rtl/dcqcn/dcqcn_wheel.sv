@@ -18,6 +18,12 @@
 // C++ twin: ll::dcqcn::WheelCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module dcqcn_wheel #(
   parameter int Queues       = 64,      // QPs, >= 2
   parameter int Slots        = 64,      // slots, power of two, 4..4096

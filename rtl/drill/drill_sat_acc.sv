@@ -5,6 +5,12 @@
 // value is 0 and the coinciding events are not counted).
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module drill_sat_acc #(
   parameter int Width = 32,  // counter width, 1..32 (read through a 32-bit register)
   parameter int IncW  = 3    // width of the per-cycle increment, 1..8

@@ -18,6 +18,12 @@
 // ignored until init_done_o.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module drill_top #(
   parameter int          Ports       = 16,  // output ports N, 2..64
   parameter int          OccW        = 16,  // queue-occupancy width, 1..32

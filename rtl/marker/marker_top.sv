@@ -22,6 +22,12 @@
 // Register map: docs/marker_regmap.md (source rtl/marker/marker_regs.json).
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module marker_top #(
   parameter int          Queues   = 64,   // queues (ports x priorities), 2..65536
   parameter int          Profiles = 4,    // marking profiles, 1..256

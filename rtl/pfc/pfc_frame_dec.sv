@@ -13,6 +13,12 @@
 // (data, 802.3x PAUSE) are ignored silently.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module pfc_frame_dec (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,

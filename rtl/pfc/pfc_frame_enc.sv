@@ -14,6 +14,12 @@
 // depends on ready; data is stable while valid && !ready.
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module pfc_frame_enc (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,

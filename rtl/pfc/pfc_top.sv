@@ -28,6 +28,12 @@
 // Register map: docs/pfc_regmap.md (source rtl/pfc/pfc_regs.json).
 `default_nettype none
 
+// The assertion macros: flows list rtl/common/ll_assert.svh first; a file linted on its own
+// finds it through -I rtl/common.
+`ifndef LL_ASSERT_SVH
+`include "ll_assert.svh"
+`endif
+
 module pfc_top #(
   parameter int Ports  = 8,     // switch ports, 2..64
   parameter int CntW   = 24,    // byte-counter width (sizes up to 2^CntW - 1 bytes), 16..30
