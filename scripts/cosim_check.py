@@ -39,10 +39,17 @@ CASES = {
 # The selector's other modes, on the leaves only (the block's own modes, same RTL).
 for _mode in ("ecmp", "random", "rr", "per_flow"):
     CASES["drill_" + _mode] = ("marker_incast.json", [f'balancer.mode="{_mode}"', 'cosim={"all_leaves": ["drill"]}'])
+# pfc: an incast through PFC leaves (pfc_incast.json: static XOFF, PAUSE / RESUME / refresh,
+# a stalled receiver that makes the watchdog declare a storm, drop and restore): the leaves'
+# blocks in RTL; then every switch's (the spines' too) in pool mode with the dynamic threshold.
+CASES["pfc_leaves"] = ("pfc_incast.json", [])
+CASES["pfc_pool_dynamic"] = ("pfc_incast.json", ['switch.pfc.threshold="dynamic"', "switch.pfc.pool=true",
+                                                 'cosim={"all_switches": ["pfc"]}'])
 # The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
 MUTANTS = {
     "marker": ("random_scale", "marker_enqueue"),
     "drill": ("tie_break_inverted", "drill_leaves"),
+    "pfc": ("storm_queue_not_dropped", "pfc_leaves"),
 }
 
 

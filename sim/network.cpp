@@ -185,6 +185,7 @@ std::vector<cosim::BlockStats> Network::cosim_stats() const {
   for (const Switch& sw : switches_) {
     if (sw.marker_rtl) v.push_back(sw.marker_rtl->stats());
     cosim::BlockStats b;
+    if (sw.pfc && sw.pfc->cosim_stats(&b)) v.push_back(b);
     if (sw.bal && sw.bal->cosim_stats(&b)) v.push_back(b);
   }
   return v;

@@ -31,7 +31,7 @@
 #include "sim/workload.h"
 
 namespace ll::marker { class Model; }
-namespace ll::sim::cosim { class MarkerRtl; struct BlockStats; }
+namespace ll::sim::cosim { class MarkerRtl; class PfcFace; struct BlockStats; }
 namespace ll::pfc { class Model; }
 namespace ll::dcqcn { class Model; }
 
@@ -218,7 +218,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     unsigned tier = 0;
     std::unique_ptr<marker::Model> marker;
     std::unique_ptr<cosim::MarkerRtl> marker_rtl;  // cosim: the marker's decisions come from the RTL
-    std::unique_ptr<pfc::Model> pfc;
+    std::unique_ptr<cosim::PfcFace> pfc;  // the PFC block: its model (cosim::PfcModel) or, in cosim, the RTL
     std::unique_ptr<Balancer> bal;    // with >= 2 fabric ports (sim/balancer.h)
     std::vector<uint8_t> fabric;      // port -> 1 for a fabric port (its occupancy feeds bal)
     uint64_t hash_seed = 0;           // this switch's hash-unit seed (scenario seed, switch id)

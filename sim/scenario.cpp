@@ -769,7 +769,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
   // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
   // error so a scenario never silently runs a model where it asked for RTL.
-  static const std::vector<std::string> kAdapters = {"drill", "marker"};
+  static const std::vector<std::string> kAdapters = {"drill", "marker", "pfc"};
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;

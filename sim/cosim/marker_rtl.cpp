@@ -78,6 +78,9 @@ class RtlFactory final : public Factory {
   std::unique_ptr<DrillRtl> drill(const std::string& node, const drill::Config& cfg, const CfgProgram& program) override {
     return make_drill(node, cfg, program);
   }
+  std::unique_ptr<PfcFace> pfc(const std::string& node, const pfc::Config& cfg, const CfgProgram& program) override {
+    return make_pfc(node, cfg, program);
+  }
 };
 
 }  // namespace
