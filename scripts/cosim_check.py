@@ -13,7 +13,7 @@ Then the negative test: one mutant of tb/<block>/mutants.json is applied to a co
 lossless_sim_cosim is rebuilt against it (LL_RTL_ROOT), and the first case must now differ;
 the check fails if the mutant's outputs stay identical.
 
-Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK[:ID]]... [--no-mutant]
+Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK[:ID][@CASE]]... [--no-mutant]
 """
 import argparse
 import json
@@ -215,7 +215,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="run only these cases")
     ap.add_argument("--mutant", action="append",
-                    help="BLOCK or BLOCK:ID of tb/<block>/mutants.json (default: one per block, " +
+                    help="BLOCK, BLOCK:ID or BLOCK:ID@CASE: a mutant of tb/<block>/mutants.json and the case it "
+                    "must break (default: one per block, " +
                     ", ".join(f"{b}:{m}" for b, (m, _) in MUTANTS.items()) + ")")
     ap.add_argument("--no-mutant", action="store_true", help="skip the negative test")
     a = ap.parse_args()
@@ -256,11 +257,14 @@ def main():
         return 1
     if not a.no_mutant:
         for spec in a.mutant or list(MUTANTS):
+            spec, _, on_case = spec.partition("@")
             block, _, mid = spec.partition(":")
             if block not in MUTANTS:
                 die(f"--mutant {spec}: no co-simulated block {block} (blocks: {', '.join(MUTANTS)})")
             mid = mid or MUTANTS[block][0]
-            name = MUTANTS[block][1]
+            name = on_case or MUTANTS[block][1]
+            if name not in CASES:
+                die(f"--mutant {spec}@{on_case}: no case {on_case} (cases: {', '.join(sorted(CASES))})")
             t0 = time.monotonic()
             mut_sim, m = build_mutant(block, mid, build, a.jobs)
             scen, sets = CASES[name]
