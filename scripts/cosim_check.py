@@ -2,7 +2,9 @@
 """Co-simulation proof (docs/cosim.md): RTL-in-the-loop runs equal the pure-model runs.
 
 For every case below, the scenario runs twice: with its "cosim" section emptied through the
-plain lossless_sim (every block is its golden model), and through lossless_sim_cosim (the
+plain lossless_sim (every block is its golden model; for a NIC's DCQCN block, whose RTL
+releases packets in wheel slots, cosim.model=true instead: its model's cycle face through the
+same recipe), and through lossless_sim_cosim (the
 blocks the section names are Verilated RTL). flows.csv must be byte-identical and
 summary.json identical except its "performance" object (CPU, wall time, events/s).
 Any difference fails the case and names the first differing flow (row and column) or
@@ -45,11 +47,18 @@ for _mode in ("ecmp", "random", "rr", "per_flow"):
 CASES["pfc_leaves"] = ("pfc_incast.json", [])
 CASES["pfc_pool_dynamic"] = ("pfc_incast.json", ['switch.pfc.threshold="dynamic"', "switch.pfc.pool=true",
                                                  'cosim={"all_switches": ["pfc"]}'])
+# dcqcn: the DCQCN blocks of an incast's receiver (h0: its NP sends the CNPs) and of one of
+# its senders (h4: RP and timing wheel) in RTL. The RTL's wheel releases packets in slots, so
+# the pure-model run drives the model's cycle face through the same recipe (cosim.model).
+CASES["dcqcn_cnp"] = ("dcqcn_cnp.json", [])
+# The pure-model run's override per case (default: every block its model, cosim={}).
+MODEL_SET = {"dcqcn_cnp": "cosim.model=true"}
 # The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
 MUTANTS = {
     "marker": ("random_scale", "marker_enqueue"),
     "drill": ("tie_break_inverted", "drill_leaves"),
     "pfc": ("storm_queue_not_dropped", "pfc_leaves"),
+    "dcqcn": ("wheel_divider_short", "dcqcn_cnp"),
 }
 
 
@@ -143,7 +152,7 @@ def run_case(name, model_sim, cosim_sim, work, quiet=False):
     scen, sets = CASES[name]
     scenario = os.path.join(SCEN, scen)
     model_out, rtl_out = os.path.join(work, name, "model"), os.path.join(work, name, "rtl")
-    run_sim(model_sim, scenario, sets + ["cosim={}"], model_out)
+    run_sim(model_sim, scenario, sets + [MODEL_SET.get(name, "cosim={}")], model_out)
     run_sim(cosim_sim, scenario, sets, rtl_out)
     with open(os.path.join(rtl_out, "cosim.json")) as f:
         blocks = json.load(f)
@@ -271,7 +280,7 @@ def main():
             mut_out = os.path.join(work, name, "rtl_mutant_" + mid)
             model_out = os.path.join(work, name, "model")
             if not os.path.isdir(model_out):
-                run_sim(model_sim, os.path.join(SCEN, scen), sets + ["cosim={}"], model_out)
+                run_sim(model_sim, os.path.join(SCEN, scen), sets + [MODEL_SET.get(name, "cosim={}")], model_out)
             run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
             diff = compare(model_out, mut_out)
             print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/cfg_op.h"
+#include "dcqcn/dcqcn.h"
 #include "drill/drill.h"
 #include "marker/marker.h"
 #include "pfc/pfc.h"
@@ -87,6 +88,25 @@ class PfcModel final : public PfcFace {
   std::unique_ptr<pfc::Model> m_;
 };
 
+// A NIC's DCQCN block driven cycle by cycle (sim/dcqcn_recipe.h): the NIC's calls at tick
+// t (1 ns), the wheel's grants taken by the NIC at its polls. Both runs of a comparison
+// use it for the NICs named in the section: the model's cycle face (cosim.model = true)
+// or the RTL.
+class DcqcnCycle {
+ public:
+  struct Grant {
+    uint32_t qp, bytes;
+  };
+  virtual ~DcqcnCycle() = default;
+  virtual void cnp(uint32_t qp, uint64_t t) = 0;
+  virtual void sent(uint32_t qp, uint32_t bytes, uint64_t t) = 0;
+  virtual bool marked(uint32_t flow, uint64_t t) = 0;
+  virtual void enqueue(uint32_t qp, uint32_t bytes, uint64_t t) = 0;
+  virtual void advance(uint64_t t) = 0;
+  virtual std::vector<Grant> take_grants() = 0;  // grants since the last call, in order
+  virtual bool cosim_stats(BlockStats* out) const = 0;
+};
+
 class Factory {
  public:
   virtual ~Factory() = default;
@@ -100,6 +120,9 @@ class Factory {
   // The RTL PFC block of switch `node`, elaborated like `cfg` (Ports, TickNs, CntW,
   // TimerW), configured by `program` (the settings' writes and COMMIT).
   virtual std::unique_ptr<PfcFace> pfc(const std::string& node, const pfc::Config& cfg, const CfgProgram& program) = 0;
+  // The RTL DCQCN block of NIC `node`, elaborated like `cfg` (Queues, LineRateMbps, TickPs,
+  // BytesW; the rest at their defaults), configured by `program` (dcqcn::stage_ops).
+  virtual std::unique_ptr<DcqcnCycle> dcqcn(const std::string& node, const dcqcn::Config& cfg, const CfgProgram& program) = 0;
 };
 
 // cosim.trace: the block adapter of `node` and `block` writes `file` (FST) while the

@@ -769,7 +769,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
   // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
   // error so a scenario never silently runs a model where it asked for RTL.
-  static const std::vector<std::string> kAdapters = {"drill", "marker", "pfc"};
+  static const std::vector<std::string> kAdapters = {"dcqcn", "drill", "marker", "pfc"};
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -792,6 +792,11 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   for (const auto& g : groups) shorthands.push_back(g.first);
   for (const auto& item : j.items()) {
     if (item.key() == "trace") continue;  // below, once every node's blocks are known
+    if (item.key() == "model") {
+      if (!item.value().is_boolean()) fail("cosim.model", std::string("expected true or false, got ") + type_name(item.value()));
+      c.model = item.value().get<bool>();
+      continue;
+    }
     const std::string key = "cosim." + item.key();
     std::vector<uint32_t> nodes;
     if (groups.count(item.key())) {
@@ -861,7 +866,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
     if (!topo.has(node)) fail("cosim.trace.node", "no node named \"" + node + "\"");
     c.trace_node = topo.find(node);
     c.trace_block = block;
-    if (!c.wants(c.trace_node, block)) {
+    if (!c.named(c.trace_node, block)) {
       std::string listed = c.blocks.count(c.trace_node) ? join(c.blocks.at(c.trace_node)) : "none";
       fail("cosim.trace.block", node + "'s \"" + block + "\" does not run as RTL (its blocks in cosim: " + listed + ")");
     }

@@ -39,4 +39,12 @@ struct PfcBuild {
 };
 std::unique_ptr<PfcFace> make_pfc(const std::string& node, const pfc::Config& c, const CfgProgram& program);
 
+// The DCQCN block's fixed elaboration (sim/cosim/CMakeLists.txt; the simulator's
+// BlockSizes, the other parameters at their defaults); Queues and LineRateMbps come from
+// LL_COSIM_DCQCN_VARIANTS, one Verilated model each.
+struct DcqcnBuild {
+  static constexpr unsigned kTickPs = 1000, kBytesW = 14;
+};
+std::unique_ptr<DcqcnCycle> make_dcqcn(const std::string& node, const dcqcn::Config& c, const CfgProgram& program);
+
 }  // namespace ll::sim::cosim

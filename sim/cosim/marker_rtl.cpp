@@ -81,6 +81,9 @@ class RtlFactory final : public Factory {
   std::unique_ptr<PfcFace> pfc(const std::string& node, const pfc::Config& cfg, const CfgProgram& program) override {
     return make_pfc(node, cfg, program);
   }
+  std::unique_ptr<DcqcnCycle> dcqcn(const std::string& node, const dcqcn::Config& cfg, const CfgProgram& program) override {
+    return make_dcqcn(node, cfg, program);
+  }
 };
 
 }  // namespace

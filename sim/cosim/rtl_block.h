@@ -42,14 +42,21 @@ class RtlBlock {
   const V& top() const { return *top_; }
   const std::string& node() const { return st_.node; }
   BlockStats stats() const { return st_; }
+  BlockStats& stats() { return st_; }  // a recipe that counts its calls itself (DCQCN)
 
   // One clock cycle (falling then rising edge; inputs set before it are sampled at the
   // rising edge), counted as a start-up or a transaction cycle.
-  void clock_init() { clock(st_.init_cycles); }
-  void clock_call() { clock(st_.cycles); }
+  void clock_init() { clock(st_.init_cycles, [] {}); }
+  void clock_call() { clock(st_.cycles, [] {}); }
+  // A transaction cycle whose outputs are read by `sample`, called after the falling-edge
+  // eval (the inputs set before it have settled) and before the rising edge.
+  template <class F>
+  void clock_call(F&& sample) {
+    clock(st_.cycles, sample);
+  }
   // n transaction cycles in bulk (a block's idle ticks).
   void clock_calls(uint64_t n) {
-    for (uint64_t i = 0; i < n; ++i) clock(st_.cycles);
+    for (uint64_t i = 0; i < n; ++i) clock_call();
   }
 
   // rst_ni low for `cycles` start-up cycles, then high.
@@ -96,6 +103,7 @@ class RtlBlock {
     std::chrono::steady_clock::time_point t0_;
   };
   Call call() { return Call(*this); }
+  void at_transaction() { tracer_.at_transaction(*top_); }  // a recipe that brackets its calls itself
 
   // An adapter's protocol error: "cosim <block> <node>: what".
   [[noreturn]] void fail(const std::string& what) const {
@@ -103,10 +111,12 @@ class RtlBlock {
   }
 
  private:
-  void clock(uint64_t& counter) {
+  template <class F>
+  void clock(uint64_t& counter, F&& sample) {
     top_->clk_i = 0;
     top_->eval();
     tracer_.edge();
+    sample();
     top_->clk_i = 1;
     top_->eval();
     tracer_.edge();
