@@ -767,9 +767,6 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   auto fail = [&](const std::string& key, const std::string& what) { throw ScenarioError(file, key, what); };
   if (!j.is_object()) fail("cosim", std::string("expected an object of node: [blocks], got ") + type_name(j));
   static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
-  // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
-  // error so a scenario never silently runs a model where it asked for RTL.
-  static const std::vector<std::string> kAdapters = {"dcqcn", "drill", "marker", "pfc"};
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -823,9 +820,6 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
           fail(bkey, "\"" + b + "\" is a " + (host_block ? "host" : "switch") + " block; " + topo.node(n).name + " is a " +
                          (host ? "host (host blocks: " + join(kHostBlocks) : "switch (switch blocks: " + join(kSwitchBlocks)) + ")");
         }
-      }
-      if (!std::count(kAdapters.begin(), kAdapters.end(), b)) {
-        fail(bkey, "\"" + b + "\" has no co-simulation adapter yet (blocks with one: " + join(kAdapters) + ")");
       }
       if (b == "marker" && !net.sw.marker.enable) fail(bkey, "the marker runs as RTL only where it runs at all: switch.marker.enable is false");
       static const std::vector<std::string> kSelectorModes = {"ecmp", "random", "rr", "drill", "per_flow"};
