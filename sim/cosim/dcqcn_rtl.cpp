@@ -13,11 +13,6 @@
 namespace ll::sim::cosim {
 namespace {
 
-template <class T>
-void pin(T& p, uint32_t v) {
-  p = static_cast<T>(v);
-}
-
 // The ports of the Verilated dcqcn_top as the recipe's Pins.
 template <class V>
 struct RtlPins {
@@ -70,14 +65,6 @@ struct RtlPins {
   }
 };
 
-std::string built_variants() {
-  std::string s;
-#define LL_COSIM_DCQCN_NAME(Q, L, V) s += std::string(s.empty() ? "" : ", ") + "Queues=" #Q " LineRateMbps=" #L;
-  LL_COSIM_DCQCN_VARIANTS(LL_COSIM_DCQCN_NAME)
-#undef LL_COSIM_DCQCN_NAME
-  return s;
-}
-
 }  // namespace
 
 std::unique_ptr<DcqcnCycle> make_dcqcn(const std::string& node, const dcqcn::Config& c, const CfgProgram& program) {
@@ -95,7 +82,7 @@ std::unique_ptr<DcqcnCycle> make_dcqcn(const std::string& node, const dcqcn::Con
 #undef LL_COSIM_DCQCN_PICK
   throw std::invalid_argument(node + "'s DCQCN block needs Queues=" + std::to_string(c.Queues) + " LineRateMbps=" +
                               std::to_string(c.LineRateMbps) + " (nic.qps, the host link); the Verilated DCQCN blocks "
-                              "built are " + built_variants() + " (add it to LL_COSIM_DCQCN_VARIANTS and run make cosim)");
+                              "built are " + LL_COSIM_DCQCN_BUILT + " (add it to LL_COSIM_DCQCN_VARIANTS and run make cosim)");
 }
 
 }  // namespace ll::sim::cosim

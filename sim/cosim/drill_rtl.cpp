@@ -97,14 +97,6 @@ class DrillAdapter final : public DrillRtl {
   RtlBlock<V> b_;
 };
 
-std::string built_variants() {
-  std::string s;
-#define LL_COSIM_DRILL_NAME(P, D, M, V) s += std::string(s.empty() ? "" : ", ") + "Ports=" #P " D=" #D " M=" #M;
-  LL_COSIM_DRILL_VARIANTS(LL_COSIM_DRILL_NAME)
-#undef LL_COSIM_DRILL_NAME
-  return s;
-}
-
 }  // namespace
 
 std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Config& c, const CfgProgram& program) {
@@ -120,7 +112,7 @@ std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Confi
   LL_COSIM_DRILL_VARIANTS(LL_COSIM_DRILL_PICK)
 #undef LL_COSIM_DRILL_PICK
   throw std::invalid_argument(node + "'s selector needs Ports=" + std::to_string(c.Ports) + " D=" + std::to_string(c.D) +
-                              " M=" + std::to_string(c.M) + "; the Verilated selectors built are " + built_variants() +
+                              " M=" + std::to_string(c.M) + "; the Verilated selectors built are " + LL_COSIM_DRILL_BUILT +
                               " (add it to LL_COSIM_DRILL_VARIANTS and run make cosim)");
 }
 

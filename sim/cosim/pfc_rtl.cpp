@@ -15,12 +15,6 @@
 namespace ll::sim::cosim {
 namespace {
 
-// An input pin of the Verilated model (CData, SData, ...) from a value that fits it.
-template <class T>
-void pin(T& p, uint32_t v) {
-  p = static_cast<T>(v);
-}
-
 template <class V>
 class PfcAdapter final : public PfcFace {
  public:
@@ -162,14 +156,6 @@ class PfcAdapter final : public PfcFace {
   RtlBlock<V> b_;
 };
 
-std::string built_variants() {
-  std::string s;
-#define LL_COSIM_PFC_NAME(P, T, V) s += std::string(s.empty() ? "" : ", ") + "Ports=" #P " TickNs=" #T;
-  LL_COSIM_PFC_VARIANTS(LL_COSIM_PFC_NAME)
-#undef LL_COSIM_PFC_NAME
-  return s;
-}
-
 }  // namespace
 
 std::unique_ptr<PfcFace> make_pfc(const std::string& node, const pfc::Config& c, const CfgProgram& program) {
@@ -183,7 +169,7 @@ std::unique_ptr<PfcFace> make_pfc(const std::string& node, const pfc::Config& c,
   LL_COSIM_PFC_VARIANTS(LL_COSIM_PFC_PICK)
 #undef LL_COSIM_PFC_PICK
   throw std::invalid_argument(node + "'s PFC block needs Ports=" + std::to_string(c.Ports) + " TickNs=" +
-                              std::to_string(c.TickNs) + "; the Verilated PFC blocks built are " + built_variants() +
+                              std::to_string(c.TickNs) + "; the Verilated PFC blocks built are " + LL_COSIM_PFC_BUILT +
                               " (add it to LL_COSIM_PFC_VARIANTS and run make cosim)");
 }
 

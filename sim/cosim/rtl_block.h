@@ -22,6 +22,12 @@
 
 namespace ll::sim::cosim {
 
+// An input pin of the Verilated model (CData, SData, ...) from a value that fits it.
+template <class T>
+void pin(T& p, uint32_t v) {
+  p = static_cast<T>(v);
+}
+
 template <class V>
 class RtlBlock {
  public:
