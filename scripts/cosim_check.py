@@ -193,27 +193,36 @@ def build_mutant(block, mid, build, jobs):
     return exe, m
 
 
-def check_trace(cosim_sim, work):
+# cosim.trace per adapter: (case, node, block, from, to, an output port the FST must hold).
+TRACES = [
+    ("marker_enqueue", "leaf0", "marker", "1ms", "1.05ms", "dec_mark_o"),
+    ("pfc_leaves", "leaf0", "pfc", "1ms", "1.02ms", "pause_valid_o"),
+    ("dcqcn_cnp", "h4", "dcqcn", "100us", "110us", "grant_valid_o"),
+]
+
+
+def check_trace(cosim_sim, work, case, node, block, t_from, t_to, port):
     """cosim.trace: the FST is written, converts to VCD with the block's ports, and tracing
     changes nothing in the outputs. Returns the number of failures (0 or 1)."""
-    scen, sets = CASES["marker_enqueue"]
-    out = os.path.join(work, "marker_enqueue", "rtl_trace")
-    trace = 'cosim.trace={"node": "leaf0", "block": "marker", "from": "1ms", "to": "1.05ms"}'
+    scen, sets = CASES[case]
+    out = os.path.join(work, case, "rtl_trace")
+    trace = f'cosim.trace={{"node": "{node}", "block": "{block}", "from": "{t_from}", "to": "{t_to}"}}'
     run_sim(cosim_sim, os.path.join(SCEN, scen), sets + [trace], out)
-    fst = os.path.join(out, "cosim_leaf0_marker.fst")
+    fst = os.path.join(out, f"cosim_{node}_{block}.fst")
     problem = None
+    stamps = 0
     if not os.path.isfile(fst):
         problem = f"{fst} not written"
     else:
         p = subprocess.run(["fst2vcd", fst], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         stamps = sum(1 for line in p.stdout.splitlines() if line.startswith("#"))
-        if p.returncode != 0 or "dec_mark_o" not in p.stdout or stamps < 10:
-            problem = f"{fst}: fst2vcd exit {p.returncode}, {stamps} timestamps, dec_mark_o {'found' if 'dec_mark_o' in p.stdout else 'missing'}"
+        if p.returncode != 0 or port not in p.stdout or stamps < 10:
+            problem = f"{fst}: fst2vcd exit {p.returncode}, {stamps} timestamps, {port} {'found' if port in p.stdout else 'missing'}"
         else:
-            diff = compare(os.path.join(work, "marker_enqueue", "model"), out)
+            diff = compare(os.path.join(work, case, "model"), out)
             if diff:
                 problem = f"outputs with the trace on differ: {diff}"
-    print("cosim trace leaf0 marker 1ms..1.05ms: " + (f"FAIL: {problem}" if problem else
+    print(f"cosim trace {node} {block} {t_from}..{t_to}: " + (f"FAIL: {problem}" if problem else
           f"{os.path.getsize(fst)} B FST, {stamps} timestamps in fst2vcd's VCD; outputs identical"))
     return 1 if problem else 0
 
@@ -259,8 +268,9 @@ def main():
             failed += 1
         else:
             print("  identical: flows.csv byte for byte, summary.json except performance")
-    if not a.case or "marker_enqueue" in cases:
-        failed += check_trace(cosim_sim, work)
+    for t in TRACES:
+        if t[0] in cases:
+            failed += check_trace(cosim_sim, work, *t)
     if failed:
         print(f"cosim_check: {failed} of {len(cases)} cases FAILED")
         return 1
