@@ -51,8 +51,12 @@ CASES["pfc_pool_dynamic"] = ("pfc_incast.json", ['switch.pfc.threshold="dynamic"
 # its senders (h4: RP and timing wheel) in RTL. The RTL's wheel releases packets in slots, so
 # the pure-model run drives the model's cycle face through the same recipe (cosim.model).
 CASES["dcqcn_cnp"] = ("dcqcn_cnp.json", [])
+# ... with NP-side coalescing (at most one CNP per flow per 50 us: the NP's no-CNP path), and
+# the paper's variant of the RP.
+CASES["dcqcn_np_interval"] = ("dcqcn_cnp.json", ['nic.dcqcn.np_interval="50us"'])
+CASES["dcqcn_paper"] = ("dcqcn_cnp.json", ['nic.dcqcn.variant="paper"'])
 # The pure-model run's override per case (default: every block its model, cosim={}).
-MODEL_SET = {"dcqcn_cnp": "cosim.model=true"}
+MODEL_SET = {name: "cosim.model=true" for name in ("dcqcn_cnp", "dcqcn_np_interval", "dcqcn_paper")}
 # The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
 MUTANTS = {
     "marker": ("random_scale", "marker_enqueue"),
