@@ -4,8 +4,8 @@
 #   make demo      the main job: the default fabric run, ECMP vs DRILL(2,1) x (PFC + go-back-N, lossy + IRN) (runs deps first)
 #   make sim       build the fabric simulator (build/sim/lossless_sim)
 #   make tools     the command-line tools without Verilator: pfc_buffer_calc, dcqcn_trace, simulator (build/tools)
-#   make cosim     the simulator with blocks as Verilated RTL: build/cosim/sim/lossless_sim_cosim (docs/cosim.md)
-#   make cosim-test  co-simulation proof: RTL-in-the-loop runs byte-identical to the model's; a marker mutant must differ
+#   make cosim     the simulator with blocks as Verilated RTL: build/cosim/sim/cosim/lossless_sim_cosim (docs/cosim.md)
+#   make cosim-test  co-simulation proof: RTL-in-the-loop runs byte-identical to the model's; a mutant per block must differ
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
 #   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
 #   make experiments        the paper experiments (sim/experiments/), quick form with direction checks; FULL=1: paper scale into results/

@@ -2,7 +2,9 @@
 """Co-simulation proof (docs/cosim.md): RTL-in-the-loop runs equal the pure-model runs.
 
 For every case below, the scenario runs twice: with its "cosim" section emptied through the
-plain lossless_sim (every block is its golden model), and through lossless_sim_cosim (the
+plain lossless_sim (every block is its golden model; for a NIC's DCQCN block, whose RTL
+releases packets in wheel slots, cosim.model=true instead: its model's cycle face through the
+same recipe), and through lossless_sim_cosim (the
 blocks the section names are Verilated RTL). flows.csv must be byte-identical and
 summary.json identical except its "performance" object (CPU, wall time, events/s).
 Any difference fails the case and names the first differing flow (row and column) or
@@ -13,7 +15,7 @@ Then the negative test: one mutant of tb/<block>/mutants.json is applied to a co
 lossless_sim_cosim is rebuilt against it (LL_RTL_ROOT), and the first case must now differ;
 the check fails if the mutant's outputs stay identical.
 
-Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK[:ID]]... [--no-mutant]
+Usage: cosim_check.py [--build DIR] [--jobs N] [--case NAME]... [--mutant BLOCK[:ID][@CASE]]... [--no-mutant]
 """
 import argparse
 import json
@@ -39,10 +41,28 @@ CASES = {
 # The selector's other modes, on the leaves only (the block's own modes, same RTL).
 for _mode in ("ecmp", "random", "rr", "per_flow"):
     CASES["drill_" + _mode] = ("marker_incast.json", [f'balancer.mode="{_mode}"', 'cosim={"all_leaves": ["drill"]}'])
+# pfc: an incast through PFC leaves (pfc_incast.json: static XOFF, PAUSE / RESUME / refresh,
+# a stalled receiver that makes the watchdog declare a storm, drop and restore): the leaves'
+# blocks in RTL; then every switch's (the spines' too) in pool mode with the dynamic threshold.
+CASES["pfc_leaves"] = ("pfc_incast.json", [])
+CASES["pfc_pool_dynamic"] = ("pfc_incast.json", ['switch.pfc.threshold="dynamic"', "switch.pfc.pool=true",
+                                                 'cosim={"all_switches": ["pfc"]}'])
+# dcqcn: the DCQCN blocks of an incast's receiver (h0: its NP sends the CNPs) and of one of
+# its senders (h4: RP and timing wheel) in RTL. The RTL's wheel releases packets in slots, so
+# the pure-model run drives the model's cycle face through the same recipe (cosim.model).
+CASES["dcqcn_cnp"] = ("dcqcn_cnp.json", [])
+# ... with NP-side coalescing (at most one CNP per flow per 50 us: the NP's no-CNP path), and
+# the paper's variant of the RP.
+CASES["dcqcn_np_interval"] = ("dcqcn_cnp.json", ['nic.dcqcn.np_interval="50us"'])
+CASES["dcqcn_paper"] = ("dcqcn_cnp.json", ['nic.dcqcn.variant="paper"'])
+# The pure-model run's override per case (default: every block its model, cosim={}).
+MODEL_SET = {name: "cosim.model=true" for name in ("dcqcn_cnp", "dcqcn_np_interval", "dcqcn_paper")}
 # The negative test per block: a mutant of tb/<block>/mutants.json and the case it must break.
 MUTANTS = {
     "marker": ("random_scale", "marker_enqueue"),
     "drill": ("tie_break_inverted", "drill_leaves"),
+    "pfc": ("storm_queue_not_dropped", "pfc_leaves"),
+    "dcqcn": ("wheel_divider_short", "dcqcn_cnp"),
 }
 
 
@@ -136,7 +156,7 @@ def run_case(name, model_sim, cosim_sim, work, quiet=False):
     scen, sets = CASES[name]
     scenario = os.path.join(SCEN, scen)
     model_out, rtl_out = os.path.join(work, name, "model"), os.path.join(work, name, "rtl")
-    run_sim(model_sim, scenario, sets + ["cosim={}"], model_out)
+    run_sim(model_sim, scenario, sets + [MODEL_SET.get(name, "cosim={}")], model_out)
     run_sim(cosim_sim, scenario, sets, rtl_out)
     with open(os.path.join(rtl_out, "cosim.json")) as f:
         blocks = json.load(f)
@@ -177,27 +197,36 @@ def build_mutant(block, mid, build, jobs):
     return exe, m
 
 
-def check_trace(cosim_sim, work):
+# cosim.trace per adapter: (case, node, block, from, to, an output port the FST must hold).
+TRACES = [
+    ("marker_enqueue", "leaf0", "marker", "1ms", "1.05ms", "dec_mark_o"),
+    ("pfc_leaves", "leaf0", "pfc", "1ms", "1.02ms", "pause_valid_o"),
+    ("dcqcn_cnp", "h4", "dcqcn", "100us", "110us", "grant_valid_o"),
+]
+
+
+def check_trace(cosim_sim, work, case, node, block, t_from, t_to, port):
     """cosim.trace: the FST is written, converts to VCD with the block's ports, and tracing
     changes nothing in the outputs. Returns the number of failures (0 or 1)."""
-    scen, sets = CASES["marker_enqueue"]
-    out = os.path.join(work, "marker_enqueue", "rtl_trace")
-    trace = 'cosim.trace={"node": "leaf0", "block": "marker", "from": "1ms", "to": "1.05ms"}'
+    scen, sets = CASES[case]
+    out = os.path.join(work, case, "rtl_trace")
+    trace = f'cosim.trace={{"node": "{node}", "block": "{block}", "from": "{t_from}", "to": "{t_to}"}}'
     run_sim(cosim_sim, os.path.join(SCEN, scen), sets + [trace], out)
-    fst = os.path.join(out, "cosim_leaf0_marker.fst")
+    fst = os.path.join(out, f"cosim_{node}_{block}.fst")
     problem = None
+    stamps = 0
     if not os.path.isfile(fst):
         problem = f"{fst} not written"
     else:
         p = subprocess.run(["fst2vcd", fst], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         stamps = sum(1 for line in p.stdout.splitlines() if line.startswith("#"))
-        if p.returncode != 0 or "dec_mark_o" not in p.stdout or stamps < 10:
-            problem = f"{fst}: fst2vcd exit {p.returncode}, {stamps} timestamps, dec_mark_o {'found' if 'dec_mark_o' in p.stdout else 'missing'}"
+        if p.returncode != 0 or port not in p.stdout or stamps < 10:
+            problem = f"{fst}: fst2vcd exit {p.returncode}, {stamps} timestamps, {port} {'found' if port in p.stdout else 'missing'}"
         else:
-            diff = compare(os.path.join(work, "marker_enqueue", "model"), out)
+            diff = compare(os.path.join(work, case, "model"), out)
             if diff:
                 problem = f"outputs with the trace on differ: {diff}"
-    print("cosim trace leaf0 marker 1ms..1.05ms: " + (f"FAIL: {problem}" if problem else
+    print(f"cosim trace {node} {block} {t_from}..{t_to}: " + (f"FAIL: {problem}" if problem else
           f"{os.path.getsize(fst)} B FST, {stamps} timestamps in fst2vcd's VCD; outputs identical"))
     return 1 if problem else 0
 
@@ -208,7 +237,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="run only these cases")
     ap.add_argument("--mutant", action="append",
-                    help="BLOCK or BLOCK:ID of tb/<block>/mutants.json (default: one per block, " +
+                    help="BLOCK, BLOCK:ID or BLOCK:ID@CASE: a mutant of tb/<block>/mutants.json and the case it "
+                    "must break (default: one per block, " +
                     ", ".join(f"{b}:{m}" for b, (m, _) in MUTANTS.items()) + ")")
     ap.add_argument("--no-mutant", action="store_true", help="skip the negative test")
     a = ap.parse_args()
@@ -242,25 +272,29 @@ def main():
             failed += 1
         else:
             print("  identical: flows.csv byte for byte, summary.json except performance")
-    if not a.case or "marker_enqueue" in cases:
-        failed += check_trace(cosim_sim, work)
+    for t in TRACES:
+        if t[0] in cases:
+            failed += check_trace(cosim_sim, work, *t)
     if failed:
         print(f"cosim_check: {failed} of {len(cases)} cases FAILED")
         return 1
     if not a.no_mutant:
         for spec in a.mutant or list(MUTANTS):
+            spec, _, on_case = spec.partition("@")
             block, _, mid = spec.partition(":")
             if block not in MUTANTS:
                 die(f"--mutant {spec}: no co-simulated block {block} (blocks: {', '.join(MUTANTS)})")
             mid = mid or MUTANTS[block][0]
-            name = MUTANTS[block][1]
+            name = on_case or MUTANTS[block][1]
+            if name not in CASES:
+                die(f"--mutant {spec}@{on_case}: no case {on_case} (cases: {', '.join(sorted(CASES))})")
             t0 = time.monotonic()
             mut_sim, m = build_mutant(block, mid, build, a.jobs)
             scen, sets = CASES[name]
             mut_out = os.path.join(work, name, "rtl_mutant_" + mid)
             model_out = os.path.join(work, name, "model")
             if not os.path.isdir(model_out):
-                run_sim(model_sim, os.path.join(SCEN, scen), sets + ["cosim={}"], model_out)
+                run_sim(model_sim, os.path.join(SCEN, scen), sets + [MODEL_SET.get(name, "cosim={}")], model_out)
             run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
             diff = compare(model_out, mut_out)
             print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "common/cfg_op.h"
+#include "dcqcn/dcqcn.h"
 #include "drill/drill.h"
 #include "marker/marker.h"
+#include "pfc/pfc.h"
 #include "sim/time.h"
 
 namespace ll::sim::cosim {
@@ -44,6 +46,67 @@ class DrillRtl {
   virtual BlockStats stats() const = 0;
 };
 
+// The PFC block's transaction face (ll::pfc::Model's admit, depart, on_pfc, advance_ticks,
+// take_pause_requests and the queries the switch makes). A switch calls its PFC block
+// through this face only: PfcModel answers from the golden model, a co-simulation
+// adapter from the RTL.
+class PfcFace {
+ public:
+  virtual ~PfcFace() = default;
+  virtual pfc::Model::Result admit(uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len, bool lossless) = 0;
+  virtual void depart(uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len, bool lossless) = 0;
+  virtual void on_pfc(uint32_t port, uint32_t prio, uint32_t quanta) = 0;
+  virtual void advance_ticks(uint64_t n) = 0;
+  virtual std::vector<pfc::PauseRequest> take_pause_requests() = 0;
+  virtual bool paused(uint32_t port, uint32_t prio) const = 0;
+  virtual bool storm(uint32_t port, uint32_t prio) const = 0;
+  virtual bool xoff(uint32_t port, uint32_t prio) const = 0;
+  virtual uint64_t counter(unsigned c) = 0;  // a global counter (pfc::Counter)
+  // An RTL block fills `out` and returns true; the model returns false.
+  virtual bool cosim_stats(BlockStats* /*out*/) const { return false; }
+};
+
+// The golden model behind PfcFace (the pure-model run).
+class PfcModel final : public PfcFace {
+ public:
+  explicit PfcModel(std::unique_ptr<pfc::Model> m) : m_(std::move(m)) {}
+  pfc::Model::Result admit(uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len, bool lossless) override {
+    return m_->admit(iport, eport, prio, len, lossless);
+  }
+  void depart(uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len, bool lossless) override {
+    m_->depart(iport, eport, prio, len, lossless);
+  }
+  void on_pfc(uint32_t port, uint32_t prio, uint32_t quanta) override { m_->on_pfc(port, prio, quanta); }
+  void advance_ticks(uint64_t n) override { m_->advance_ticks(n); }
+  std::vector<pfc::PauseRequest> take_pause_requests() override { return m_->take_pause_requests(); }
+  bool paused(uint32_t port, uint32_t prio) const override { return m_->paused(port, prio); }
+  bool storm(uint32_t port, uint32_t prio) const override { return m_->storm(port, prio); }
+  bool xoff(uint32_t port, uint32_t prio) const override { return m_->xoff(port, prio); }
+  uint64_t counter(unsigned c) override { return m_->counter(c); }
+
+ private:
+  std::unique_ptr<pfc::Model> m_;
+};
+
+// A NIC's DCQCN block driven cycle by cycle (sim/dcqcn_recipe.h): the NIC's calls at tick
+// t (1 ns), the wheel's grants taken by the NIC at its polls. Both runs of a comparison
+// use it for the NICs named in the section: the model's cycle face (cosim.model = true)
+// or the RTL.
+class DcqcnCycle {
+ public:
+  struct Grant {
+    uint32_t qp, bytes;
+  };
+  virtual ~DcqcnCycle() = default;
+  virtual void cnp(uint32_t qp, uint64_t t) = 0;
+  virtual void sent(uint32_t qp, uint32_t bytes, uint64_t t) = 0;
+  virtual bool marked(uint32_t flow, uint64_t t) = 0;
+  virtual void enqueue(uint32_t qp, uint32_t bytes, uint64_t t) = 0;
+  virtual void advance(uint64_t t) = 0;
+  virtual std::vector<Grant> take_grants() = 0;  // grants since the last call, in order
+  virtual bool cosim_stats(BlockStats* out) const = 0;
+};
+
 class Factory {
  public:
   virtual ~Factory() = default;
@@ -54,6 +117,12 @@ class Factory {
   // The RTL selector of switch `node`, elaborated like `cfg`, configured by `program`.
   virtual std::unique_ptr<DrillRtl> drill(const std::string& node, const drill::Config& cfg,
                                           const CfgProgram& program) = 0;
+  // The RTL PFC block of switch `node`, elaborated like `cfg` (Ports, TickNs, CntW,
+  // TimerW), configured by `program` (the settings' writes and COMMIT).
+  virtual std::unique_ptr<PfcFace> pfc(const std::string& node, const pfc::Config& cfg, const CfgProgram& program) = 0;
+  // The RTL DCQCN block of NIC `node`, elaborated like `cfg` (Queues, LineRateMbps, TickPs,
+  // BytesW; the rest at their defaults), configured by `program` (dcqcn::stage_ops).
+  virtual std::unique_ptr<DcqcnCycle> dcqcn(const std::string& node, const dcqcn::Config& cfg, const CfgProgram& program) = 0;
 };
 
 // cosim.trace: the block adapter of `node` and `block` writes `file` (FST) while the

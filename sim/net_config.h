@@ -180,13 +180,17 @@ struct FaultCfg {
 // instead of their golden model. Needs a binary built with co-simulation (make cosim).
 struct CosimCfg {
   std::map<uint32_t, std::vector<std::string>> blocks;  // node id -> block names, sorted, unique
-  bool empty() const { return blocks.empty(); }
+  // cosim.model: the named blocks run as their models (a NIC's DCQCN block through the same
+  // cycle recipe as its RTL, sim/dcqcn_recipe.h): the pure-model run of a comparison
+  bool model = false;
+  bool empty() const { return blocks.empty() || model; }  // no block runs as RTL
   // cosim.trace: an FST of one RTL block's signals while the simulated time is in [from, to)
   bool trace = false;
   uint32_t trace_node = 0;
   std::string trace_block;
   Time trace_from = 0, trace_to = 0;
-  bool wants(uint32_t node, const std::string& block) const {
+  bool wants(uint32_t node, const std::string& block) const { return !model && named(node, block); }  // as RTL
+  bool named(uint32_t node, const std::string& block) const {
     const auto it = blocks.find(node);
     return it != blocks.end() && std::find(it->second.begin(), it->second.end(), block) != it->second.end();
   }

@@ -185,7 +185,12 @@ std::vector<cosim::BlockStats> Network::cosim_stats() const {
   for (const Switch& sw : switches_) {
     if (sw.marker_rtl) v.push_back(sw.marker_rtl->stats());
     cosim::BlockStats b;
+    if (sw.pfc && sw.pfc->cosim_stats(&b)) v.push_back(b);
     if (sw.bal && sw.bal->cosim_stats(&b)) v.push_back(b);
+  }
+  for (const Host& h : hosts_) {
+    cosim::BlockStats b;
+    if (h.dcqcn_cyc && h.dcqcn_cyc->cosim_stats(&b)) v.push_back(b);
   }
   return v;
 }
@@ -305,6 +310,9 @@ void Network::handle(const Event& ev) {
       else host_kick(hosts_[n]);
       break;
     }
+    case kDcqcnPoll:
+      dcqcn_poll(hosts_[ev.arg]);
+      break;
     case kHostWake: {
       Host& h = hosts_[ev.arg];
       if (sim_.now() != h.wake_at) break;

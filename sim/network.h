@@ -31,7 +31,7 @@
 #include "sim/workload.h"
 
 namespace ll::marker { class Model; }
-namespace ll::sim::cosim { class MarkerRtl; struct BlockStats; }
+namespace ll::sim::cosim { class MarkerRtl; class PfcFace; class DcqcnCycle; struct BlockStats; }
 namespace ll::pfc { class Model; }
 namespace ll::dcqcn { class Model; }
 
@@ -199,7 +199,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   uint32_t bdp_packets() const;
 
  private:
-  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate, kOccSnap, kRobTimer };
+  enum Kind : uint32_t { kArrive, kTxDone, kHostWake, kFlowStart, kTimer, kPfcTick, kSample, kWindow, kBalTimer, kStall, kRate, kOccSnap, kRobTimer, kDcqcnPoll };
 
   struct Fifo {
     std::deque<uint32_t> q;
@@ -218,7 +218,7 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     unsigned tier = 0;
     std::unique_ptr<marker::Model> marker;
     std::unique_ptr<cosim::MarkerRtl> marker_rtl;  // cosim: the marker's decisions come from the RTL
-    std::unique_ptr<pfc::Model> pfc;
+    std::unique_ptr<cosim::PfcFace> pfc;  // the PFC block: its model (cosim::PfcModel) or, in cosim, the RTL
     std::unique_ptr<Balancer> bal;    // with >= 2 fabric ports (sim/balancer.h)
     std::vector<uint8_t> fabric;      // port -> 1 for a fabric port (its occupancy feeds bal)
     uint64_t hash_seed = 0;           // this switch's hash-unit seed (scenario seed, switch id)
@@ -244,6 +244,14 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
     NodeId node = 0;
     uint64_t bps = 0;
     std::unique_ptr<dcqcn::Model> dcqcn;
+    // cosim (docs/cosim.md, "dcqcn"): the block driven cycle by cycle (its model's cycle face
+    // or the RTL); then every DCQCN call goes there, and a packet leaves when the wheel grants
+    // its QP's token (token: per QP, one outstanding; qp_flow: the flow using each sending QP)
+    std::unique_ptr<cosim::DcqcnCycle> dcqcn_cyc;
+    std::vector<uint8_t> token;
+    std::vector<uint32_t> qp_flow;
+    uint32_t tokens_out = 0;
+    bool polling = false;
     std::vector<uint32_t> free_slots;
     std::priority_queue<Departure, std::vector<Departure>, std::greater<Departure>> ready;
     std::deque<uint32_t> ctrl;        // ACK / NACK / CNP to send (strict priority)
@@ -294,6 +302,8 @@ class Network : public EventHandler, private TransportEnv, private BalancerEnv {
   void pfc_start_ticks(Switch& sw);
   void pfc_tick(Switch& sw);
   void sample_queues();
+  void dcqcn_poll_later(Host& h);  // cosim dcqcn: the next wheel-slot poll while tokens wait
+  void dcqcn_poll(Host& h);
   void stall_event(uint64_t arg);   // faults.stall: a stalled NIC's PAUSE refresh, or its end
   bool find_deadlock();             // at a sample: true once a wait cycle has lasted deadlock_after
 

@@ -6,6 +6,8 @@
 
 #include "common/prng.h"
 #include "dcqcn/dcqcn.h"
+#include "sim/cosim.h"
+#include "sim/dcqcn_recipe.h"
 #include "sim/network.h"
 #include "sim/network_util.h"
 
@@ -60,6 +62,20 @@ void Network::build_host(NodeId n) {
     rs.np_interval = static_cast<uint32_t>(d.np_interval / kNs);
     h.dcqcn->configure(dcqcn::stage_regs(rs));
     for (uint32_t q = cfg_.nic.qps; q-- > 0;) h.free_slots.push_back(q);
+    if (cfg_.cosim.named(n, "dcqcn")) {
+      // The same configuration as register writes, for the block driven cycle by cycle.
+      const CfgProgram prog = dcqcn::stage_ops(dcqcn::stage_regs(rs));
+      try {
+        if (cfg_.cosim.model) h.dcqcn_cyc = cosim::make_dcqcn_model(node.name, c, prog);
+        else if (cosim::Factory* f = cosim::installed()) h.dcqcn_cyc = f->dcqcn(node.name, c, prog);
+      } catch (const std::exception& e) {
+        config_error(s_, "cosim." + node.name, e.what());
+      }
+      h.token.assign(cfg_.nic.qps, 0);
+      h.qp_flow.assign(cfg_.nic.qps, ~0u);
+    }
+  } else if (cfg_.cosim.named(n, "dcqcn")) {
+    config_error(s_, "cosim." + node.name, node.name + "'s DCQCN block is off (nic.dcqcn.enable or its group's)");
   }
   hosts_.push_back(std::move(h));
 }
@@ -83,6 +99,36 @@ void Network::send_control(Host& h, PktType type, uint32_t flow, uint32_t seq, N
   p.hash = mix32(flow, h.node, to);
   h.ctrl.push_back(alloc(p));
   host_kick(h);
+}
+
+// cosim dcqcn: while tokens wait in the wheel, the NIC looks at the block at every wheel
+// slot boundary (2^SlotLog2 ticks = 64 ns); the grants found there (made since the last
+// look) put their packets into the ready queue at that time.
+void Network::dcqcn_poll_later(Host& h) {
+  if (h.polling || h.tokens_out == 0) return;
+  h.polling = true;
+  constexpr Time kSlot = Time{64} * kNs;
+  sim_.at((sim_.now() / kSlot + 1) * kSlot, *this, kDcqcnPoll, h.node);
+}
+
+void Network::dcqcn_poll(Host& h) {
+  h.polling = false;
+  const Time now = sim_.now();
+  h.dcqcn_cyc->advance(ticks(now));
+  bool any = false;
+  for (const cosim::DcqcnCycle::Grant& g : h.dcqcn_cyc->take_grants()) {
+    if (g.qp >= h.token.size() || !h.token[g.qp]) throw std::logic_error("cosim dcqcn: a grant for QP " + std::to_string(g.qp) + " without a token");
+    h.token[g.qp] = 0;
+    --h.tokens_out;
+    const uint32_t fi = h.qp_flow[g.qp];
+    if (fi == ~0u) continue;
+    const FlowState& f = fs_[fi];
+    if (!f.in_ready || !f.active || f.sender_done) continue;  // a token of a flow gone, or nothing to send now
+    h.ready.push({now, seq_++, fi});
+    any = true;
+  }
+  if (any) host_kick(h);
+  dcqcn_poll_later(h);
 }
 
 void Network::host_wake_at(Host& h, Time t) {
@@ -136,7 +182,8 @@ void Network::host_kick(Host& h) {
     if (seq < f.max_sent) ++results_[d.flow].retx;
     else f.max_sent = seq + 1;
     if (results_[d.flow].first_sent == kNever) results_[d.flow].first_sent = now;
-    if (h.dcqcn) h.dcqcn->on_sent(f.sslot, p.wire, ticks(now));
+    if (h.dcqcn_cyc) h.dcqcn_cyc->sent(f.sslot, p.wire, ticks(now));
+    else if (h.dcqcn) h.dcqcn->on_sent(f.sslot, p.wire, ticks(now));
     transport_->sent(d.flow, seq);
     Time extra = 0;
     if (!test_hooks_.empty() && test_hook(id, &extra)) {
@@ -159,6 +206,18 @@ void Network::make_ready(uint32_t fi) {
   const Flow& fl = flow_list_[fi];
   Host& h = hosts_[fl.src];
   Time t = sim_.now();
+  if (h.dcqcn_cyc) {
+    // The wheel: the QP's token (its next packet) goes in unless one is out already (it
+    // then serves this flow); the packet joins the ready queue when the token is granted.
+    f.in_ready = true;
+    if (!h.token[f.sslot]) {
+      h.token[f.sslot] = 1;
+      ++h.tokens_out;
+      h.dcqcn_cyc->enqueue(f.sslot, payload_of(fi, next) + kHeaderBytes, ticks(t));
+    }
+    dcqcn_poll_later(h);
+    return;
+  }
   if (h.dcqcn) {
     const uint32_t wire = payload_of(fi, next) + kHeaderBytes;
     const uint64_t d = h.dcqcn->next_departure(f.sslot, wire, ticks(t));  // Q48.16 ticks of 1 ns
@@ -222,6 +281,8 @@ void Network::flow_grant(uint32_t fi) {
     f.sslot = src.free_slots.back();
     src.free_slots.pop_back();
     src.dcqcn->reset_qp(f.sslot);
+    // (a block driven cycle by cycle has no per-QP reset port: a reused QP keeps its state)
+    if (src.dcqcn_cyc) src.qp_flow[f.sslot] = fi;
     f.rslot = dst.free_slots.back();
     dst.free_slots.pop_back();
     dst.dcqcn->reset_qp(f.rslot);
@@ -326,7 +387,7 @@ void Network::host_arrive(Host& h, uint32_t id) {
         send_control(h, PktType::Ack, p.flow, f.npkts, p.src);
         break;
       }
-      if (p.ce && h.dcqcn && h.dcqcn->on_marked(f.rslot, ticks(now))) {
+      if (p.ce && h.dcqcn && (h.dcqcn_cyc ? h.dcqcn_cyc->marked(f.rslot, ticks(now)) : h.dcqcn->on_marked(f.rslot, ticks(now)))) {
         ++totals_.cnps_sent;
         send_control(h, PktType::Cnp, p.flow, 0, p.src);
       }
@@ -345,7 +406,10 @@ void Network::host_arrive(Host& h, uint32_t id) {
     case PktType::Cnp: {
       ++totals_.cnps_received;
       FlowState& f = fs_[p.flow];
-      if (h.dcqcn && f.active && !f.sender_done) h.dcqcn->on_cnp(f.sslot, ticks(now));
+      if (h.dcqcn && f.active && !f.sender_done) {
+        if (h.dcqcn_cyc) h.dcqcn_cyc->cnp(f.sslot, ticks(now));
+        else h.dcqcn->on_cnp(f.sslot, ticks(now));
+      }
       break;
     }
   }

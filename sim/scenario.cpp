@@ -767,9 +767,6 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   auto fail = [&](const std::string& key, const std::string& what) { throw ScenarioError(file, key, what); };
   if (!j.is_object()) fail("cosim", std::string("expected an object of node: [blocks], got ") + type_name(j));
   static const std::vector<std::string> kSwitchBlocks = {"drill", "marker", "pfc"}, kHostBlocks = {"dcqcn"};
-  // The blocks with a co-simulation adapter (sim/cosim/); the others are named in the
-  // error so a scenario never silently runs a model where it asked for RTL.
-  static const std::vector<std::string> kAdapters = {"drill", "marker"};
   auto join = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -792,6 +789,11 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   for (const auto& g : groups) shorthands.push_back(g.first);
   for (const auto& item : j.items()) {
     if (item.key() == "trace") continue;  // below, once every node's blocks are known
+    if (item.key() == "model") {
+      if (!item.value().is_boolean()) fail("cosim.model", std::string("expected true or false, got ") + type_name(item.value()));
+      c.model = item.value().get<bool>();
+      continue;
+    }
     const std::string key = "cosim." + item.key();
     std::vector<uint32_t> nodes;
     if (groups.count(item.key())) {
@@ -818,9 +820,6 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
           fail(bkey, "\"" + b + "\" is a " + (host_block ? "host" : "switch") + " block; " + topo.node(n).name + " is a " +
                          (host ? "host (host blocks: " + join(kHostBlocks) : "switch (switch blocks: " + join(kSwitchBlocks)) + ")");
         }
-      }
-      if (!std::count(kAdapters.begin(), kAdapters.end(), b)) {
-        fail(bkey, "\"" + b + "\" has no co-simulation adapter yet (blocks with one: " + join(kAdapters) + ")");
       }
       if (b == "marker" && !net.sw.marker.enable) fail(bkey, "the marker runs as RTL only where it runs at all: switch.marker.enable is false");
       static const std::vector<std::string> kSelectorModes = {"ecmp", "random", "rr", "drill", "per_flow"};
@@ -861,7 +860,7 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
     if (!topo.has(node)) fail("cosim.trace.node", "no node named \"" + node + "\"");
     c.trace_node = topo.find(node);
     c.trace_block = block;
-    if (!c.wants(c.trace_node, block)) {
+    if (!c.named(c.trace_node, block)) {
       std::string listed = c.blocks.count(c.trace_node) ? join(c.blocks.at(c.trace_node)) : "none";
       fail("cosim.trace.block", node + "'s \"" + block + "\" does not run as RTL (its blocks in cosim: " + listed + ")");
     }

@@ -78,14 +78,18 @@ void Network::build_switch(NodeId n) {
       config_error(s_, "switch.pfc.enable", "switch " + node.name + " has " + std::to_string(P) +
                                                 " ports; the PFC block takes 2..64 (turn PFC off for this fabric)");
     }
+    if (cfg_.cosim.wants(n, "pfc")) {
+      config_error(s_, "cosim." + node.name, "switch " + node.name + " has " + std::to_string(P) +
+                                                 " ports and so no PFC block (it takes 2..64) to run as RTL");
+    }
   } else {
     pfc::Config c;
     c.Ports = std::max(2u, P);
     c.CntW = BlockSizes::kPfcCntW;
     c.TimerW = BlockSizes::kPfcTimerW;
     c.TickNs = pc.tick_ns;
-    sw.pfc = std::make_unique<pfc::Model>(c);
-    sw.pfc->reset_transaction();
+    auto model = std::make_unique<pfc::Model>(c);
+    model->reset_transaction();
     pfc::Settings st = pfc::Settings::reset_values(c);
     uint64_t fastest = 0, headroom = pc.headroom;
     for (const Port& pt : node.ports) {
@@ -157,7 +161,17 @@ void Network::build_switch(NodeId n) {
     } catch (const std::invalid_argument& e) {
       config_error(s_, "switch.pfc", e.what());
     }
-    sw.pfc->configure(st);
+    model->configure(st);
+    sw.pfc = std::make_unique<cosim::PfcModel>(std::move(model));
+    if (cfg_.cosim.wants(n, "pfc")) {
+      if (cosim::Factory* f = cosim::installed()) {
+        try {
+          sw.pfc = f->pfc(node.name, c, st.program());  // the same settings as register writes and COMMIT
+        } catch (const std::exception& e) {
+          config_error(s_, "cosim." + node.name, e.what());
+        }
+      }
+    }
   }
 
   // Balancer over the switch's fabric ports (in link order, as the control plane numbers them).

@@ -36,6 +36,16 @@ Live live_from_stage(const StageRegs& r, uint64_t line) {
   return c;
 }
 
+CfgProgram stage_ops(const StageRegs& r) {
+  return {{regs::STAGE_CTRL, r.ctrl},           {regs::STAGE_ALPHA_PERIOD, r.alpha_period},
+          {regs::STAGE_DEC_PERIOD, r.dec_period}, {regs::STAGE_INC_PERIOD, r.inc_period},
+          {regs::STAGE_BYTE_RESET, r.byte_reset}, {regs::STAGE_THRESHOLD, r.threshold},
+          {regs::STAGE_RAI, r.rai},               {regs::STAGE_RHAI, r.rhai},
+          {regs::STAGE_RMIN, r.rmin},             {regs::STAGE_FIRST_RATE, r.first_rate},
+          {regs::STAGE_ALPHA_INIT, r.alpha_init}, {regs::STAGE_MIN_DEC_FAC, r.min_dec_fac},
+          {regs::STAGE_NP_INTERVAL, r.np_interval}, {regs::COMMIT, 1}};
+}
+
 StageRegs stage_regs(const RpSettings& s) {
   StageRegs r;
   r.ctrl = (s.nic ? 1u : 0u) << regs::STAGE_CTRL_NIC_LSB | (s.hai_grow ? 1u : 0u) << regs::STAGE_CTRL_HAI_GROW_LSB |

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cfg_op.h"
 #include "common/port_struct.h"
 #include "common/ram.h"
 #include "dcqcn/formats.h"
@@ -68,6 +69,10 @@ struct Inputs {
   X(uint32_t, grant_bytes, x.grant_valid)                                                 \
   X(uint32_t, cfg_rdata, true) X(bool, cfg_rvalid, true)
 LL_PORT_STRUCT(Outputs, LL_DCQCN_OUTPUTS)
+
+// The register writes that configure(r) stands for: every STAGE_* register, then COMMIT
+// (the co-simulation's DCQCN recipe programs the block through its config port with them).
+CfgProgram stage_ops(const StageRegs& r);
 
 // ---------------------------------------------------------------- NP (dcqcn_np.sv)
 struct NpEntry {

@@ -297,5 +297,62 @@ TEST(DcqcnModel, DefaultRpSettingsProgramTheResetRegisters) {
   EXPECT_EQ((stage_regs(paper).ctrl >> regs::STAGE_CTRL_G_SHIFT_LSB) & 0xFu, 4u);
 }
 
+// stage_ops (the co-simulation's register program) sets through the register interface
+// what configure() sets in the transaction face: every field of the live configuration.
+TEST(DcqcnModel, StageOpsProgramWhatConfigureSets) {
+  RpSettings rs;
+  rs.nic = false;
+  rs.hai_grow = true;
+  rs.clamp_tgt = true;
+  rs.np_per_pkt = true;
+  rs.g_shift = 5;
+  rs.alpha_period = 777;
+  rs.dec_period = 3333;
+  rs.inc_period = 55555;
+  rs.byte_reset = 150000;
+  rs.F = 3;
+  rs.rai_mbps = 40;
+  rs.rhai_mbps = 400;
+  rs.rmin_mbps = 500;
+  rs.first_mbps = 2000;
+  rs.alpha_init_q16 = 30000;
+  rs.min_dec_fac_q16 = 20000;
+  rs.np_interval = 50000;
+  const StageRegs r = stage_regs(rs);
+  Config cfg;
+  cfg.Queues = 8;
+  Model t(cfg);
+  t.reset_transaction();
+  t.configure(r);
+  Driver d(cfg);
+  const CfgProgram ops = stage_ops(r);
+  ASSERT_EQ(ops.back().addr, regs::COMMIT);
+  for (const CfgOp& op : ops) d.write(op.addr, op.data);
+  const Live& a = t.live();
+  const Live& b = d.m.live();
+  EXPECT_EQ(a.nic, b.nic);
+  EXPECT_EQ(a.hai_grow, b.hai_grow);
+  EXPECT_EQ(a.clamp_tgt, b.clamp_tgt);
+  EXPECT_EQ(a.clamp_ati, b.clamp_ati);
+  EXPECT_EQ(a.np_per_pkt, b.np_per_pkt);
+  EXPECT_EQ(a.g_shift, b.g_shift);
+  EXPECT_EQ(a.p_alpha, b.p_alpha);
+  EXPECT_EQ(a.p_dec, b.p_dec);
+  EXPECT_EQ(a.p_inc, b.p_inc);
+  EXPECT_EQ(a.byte_reset, b.byte_reset);
+  EXPECT_EQ(a.F, b.F);
+  EXPECT_EQ(a.rai, b.rai);
+  EXPECT_EQ(a.rhai, b.rhai);
+  EXPECT_EQ(a.rmin, b.rmin);
+  EXPECT_EQ(a.first_rate, b.first_rate);
+  EXPECT_EQ(a.line, b.line);
+  EXPECT_EQ(a.alpha_init, b.alpha_init);
+  EXPECT_EQ(a.min_dec_fac, b.min_dec_fac);
+  EXPECT_EQ(a.np_interval, b.np_interval);
+  // and the configuration differs from the reset one (the test would see a lost write)
+  EXPECT_NE(b.p_alpha, Live{}.p_alpha);
+  EXPECT_NE(b.np_interval, Live{}.np_interval);
+}
+
 }  // namespace
 }  // namespace ll::dcqcn

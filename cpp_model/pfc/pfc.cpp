@@ -88,6 +88,13 @@ std::vector<std::pair<uint32_t, uint32_t>> Settings::writes() const {
   return w;
 }
 
+CfgProgram Settings::program() const {
+  CfgProgram ops;
+  for (const auto& [a, d] : writes()) ops.push_back({a, d});
+  ops.push_back({regs::COMMIT, 1});
+  return ops;
+}
+
 // ------------------------------------------------------------------ Model
 Model::Model(const Config& cfg)
     : cfg_(cfg), sweep_(cfg.Ports * kPrios), iq_(cfg.Ports * kPrios), eq_(cfg.Ports * kPrios) {

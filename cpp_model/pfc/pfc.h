@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cfg_op.h"
 #include "common/port_struct.h"
 #include "common/ram.h"
 #include "pfc/pfc_regs.h"
@@ -73,6 +74,9 @@ struct Settings {
   void validate(const Config& c) const;
   // The register writes (address, data) that stage these settings, without COMMIT.
   std::vector<std::pair<uint32_t, uint32_t>> writes() const;
+  // writes() then COMMIT: what Model::configure() does, as the register program a block
+  // gets through its config port (the co-simulation adapter, sim/cosim/pfc_rtl.cpp).
+  CfgProgram program() const;
   static Settings reset_values(const Config& c);
 };
 

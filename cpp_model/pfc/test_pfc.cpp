@@ -501,6 +501,43 @@ struct Cyc {
 
 }  // namespace
 
+// Settings::program() (the co-simulation's register program) sets through the register
+// interface what configure() sets in the transaction face.
+TEST(PfcCycle, ProgramEqualsConfigure) {
+  const Config c = small_cfg();
+  Settings s = Settings::reset_values(c);
+  s.dyn = false;
+  s.pool = true;
+  s.lossless = 0x28;
+  s.xoff_static = 12345;
+  s.alpha_ing = -2;
+  s.alpha_eg = 1;
+  s.xon_offset = 2222;
+  s.shared_size = 100000;
+  s.egll_size = 90000;
+  s.egly_size = 80000;
+  s.oversub = 2;
+  s.quanta = 4321;
+  s.refresh = 17;
+  s.gbps = 25;
+  s.wd_detect = 9;
+  s.wd_restore = 11;
+  for (unsigned p = 0; p < kPrios; ++p) {
+    s.rsv[p] = 100 + p;
+    s.hdrm[p] = 2000 + p;
+  }
+  Model t(c);
+  t.reset_transaction();
+  t.configure(s);
+  Cyc cy(c);
+  const ll::CfgProgram ops = s.program();
+  ASSERT_EQ(ops.back().addr, regs::COMMIT);
+  for (const ll::CfgOp& op : ops) cy.write(op.addr, op.data);
+  EXPECT_EQ(cy.m.live().writes(), t.live().writes());
+  EXPECT_EQ(cy.m.live().writes(), s.writes());
+  EXPECT_NE(s.writes(), Settings::reset_values(c).writes());
+}
+
 TEST(PfcCycle, InitSweepThenReady) {
   Model m(small_cfg());
   Inputs r;

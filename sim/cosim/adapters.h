@@ -32,4 +32,19 @@ struct DrillBuild {
 };
 std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Config& c, const CfgProgram& program);
 
+// The PFC block's fixed elaboration (sim/cosim/CMakeLists.txt; the simulator's BlockSizes);
+// Ports and TickNs come from LL_COSIM_PFC_VARIANTS, one Verilated model each.
+struct PfcBuild {
+  static constexpr unsigned kCntW = 24, kStatW = 32, kTimerW = 20;
+};
+std::unique_ptr<PfcFace> make_pfc(const std::string& node, const pfc::Config& c, const CfgProgram& program);
+
+// The DCQCN block's fixed elaboration (sim/cosim/CMakeLists.txt; the simulator's
+// BlockSizes, the other parameters at their defaults); Queues and LineRateMbps come from
+// LL_COSIM_DCQCN_VARIANTS, one Verilated model each.
+struct DcqcnBuild {
+  static constexpr unsigned kTickPs = 1000, kBytesW = 14;
+};
+std::unique_ptr<DcqcnCycle> make_dcqcn(const std::string& node, const dcqcn::Config& c, const CfgProgram& program);
+
 }  // namespace ll::sim::cosim

@@ -2,18 +2,15 @@
 // "drill"). One Verilated model per elaboration in use (sim/cosim/CMakeLists.txt,
 // LL_COSIM_DRILL_VARIANTS); the factory picks the one matching the switch's selector.
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "common/bits.h"
-#include "common/prng.h"
 #include "cosim_drill_variants.h"  // generated: the Verilated variants, LL_COSIM_DRILL_VARIANTS(X)
-#include "reg_bus.h"
 #include "sim/cosim/adapters.h"
-#include "sim/cosim/tracer.h"
+#include "sim/cosim/rtl_block.h"
 #include "verilated.h"
 
 namespace ll::sim::cosim {
@@ -23,36 +20,28 @@ template <class V>
 class DrillAdapter final : public DrillRtl {
  public:
   DrillAdapter(const std::string& node, const drill::Config& cfg, const CfgProgram& program)
-      : ports_(cfg.Ports), omax_(static_cast<uint32_t>(low_mask(cfg.OccW))), written_(cfg.Ports, 0), tracer_(node, "drill") {
-    st_.node = node;
-    st_.block = "drill";
-    top_ = std::make_unique<V>(&shared_context(), ("drill_" + node).c_str());
-    V& t = *top_;
-    t.clk_i = 0;
+      : ports_(cfg.Ports), omax_(static_cast<uint32_t>(low_mask(cfg.OccW))), written_(cfg.Ports, 0), b_(node, "drill") {
+    V& t = b_.top();
     t.e0_valid_i = 0;
     t.occ_we_i = 0;
-    tb::RegBus<V>::idle(t);
     // 1. Reset (4 cycles).
-    t.rst_ni = 0;
-    for (int i = 0; i < 4; ++i) clock(st_.init_cycles);
-    t.rst_ni = 1;
+    b_.reset();
     // 2. Seed: engine 0's PRNG gets derive_seed(the switch's Seed, 0), as its elaboration
     //    would (Seed is a parameter; one Verilated model serves every switch).
     auto& r = *t.rootp;
-    const uint64_t seed = derive_seed(cfg.Seed, 0);
-    r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__s0_q = seed;
-    r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__s1_q = seed ^ Prng::kGolden;
-    r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__rand_q = seed + (seed ^ Prng::kGolden);
-    // 3. Wait for init_done_o (flow RAM swept), then the mode (STAGE_MODE, MODE_COMMIT).
-    tb::RegBus<V>::program(t, program, [&] { clock(st_.init_cycles); });
-    clock(st_.init_cycles);
+    b_.load_prng(r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__s0_q,
+                 r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__s1_q,
+                 r.drill_top__DOT__g_eng__BRA__0__KET____DOT__g_on__DOT__u_engine__DOT__u_prng__DOT__rand_q,
+                 derive_seed(cfg.Seed, 0));
+    // 3. Wait for init_done_o (flow RAM swept), then the mode (STAGE_MODE, MODE_COMMIT),
+    //    then one idle cycle.
+    b_.program(program);
   }
 
   int choose(unsigned engine, uint32_t hash, uint64_t candidates, const std::vector<uint32_t>& occupancy) override {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (engine != 0) throw std::logic_error("cosim drill " + st_.node + ": engine " + std::to_string(engine) + " (built with one)");
-    V& t = *top_;
-    tracer_.at_transaction(t);
+    const auto call = b_.call();
+    if (engine != 0) b_.fail("engine " + std::to_string(engine) + " (built with one)");
+    V& t = b_.top();
     // 4. The occupancy view: the ports whose value changed since last written, one update
     //    per cycle on occ_*. An update presented in cycle u is visible from u + OccLag (1);
     //    the packet accepted in cycle a reads the view in a + Latency - 1 (a + 4), so the
@@ -69,7 +58,7 @@ class DrillAdapter final : public DrillRtl {
     size_t u = 0;
     for (; u < before; ++u) {
       present(t, upd_[u]);
-      clock(st_.cycles);
+      b_.clock_call();
     }
     // 5. The packet: one cycle on e0_* (ready once init is done), then clock until
     //    e0_out_valid_o (Latency = 5 cycles from acceptance), presenting the remaining
@@ -79,24 +68,20 @@ class DrillAdapter final : public DrillRtl {
     t.e0_mask_i = static_cast<std::remove_reference_t<decltype(t.e0_mask_i)>>(candidates & low_mask(ports_));
     t.e0_grp_en_i = 0;
     t.e0_grp_i = 0;
-    if (!t.e0_ready_o) throw std::logic_error("cosim drill " + st_.node + ": e0_ready_o low");
+    if (!t.e0_ready_o) b_.fail("e0_ready_o low");
     unsigned n = 0;
     do {
       if (u < upd_.size()) present(t, upd_[u++]);
       else t.occ_we_i = 0;
-      clock(st_.cycles);
+      b_.clock_call();
       t.e0_valid_i = 0;
-      if (++n > kLatency) throw std::logic_error("cosim drill " + st_.node + ": no decision " + std::to_string(kLatency) + " cycles after the packet");
+      if (++n > kLatency) b_.fail("no decision " + std::to_string(kLatency) + " cycles after the packet");
     } while (!t.e0_out_valid_o);
     t.occ_we_i = 0;
-    const int port = t.e0_out_empty_o ? -1 : static_cast<int>(t.e0_out_port_o);
-    ++st_.calls;
-    st_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return port;
+    return t.e0_out_empty_o ? -1 : static_cast<int>(t.e0_out_port_o);
   }
 
-  BlockStats stats() const override { return st_; }
-  ~DrillAdapter() override { top_->final(); }
+  BlockStats stats() const override { return b_.stats(); }
 
  private:
   static constexpr unsigned kLatency = 5, kOverlap = 4;  // Groups = 0; Latency - OccLag
@@ -105,32 +90,12 @@ class DrillAdapter final : public DrillRtl {
     t.occ_port_i = p;
     t.occ_value_i = written_[p];
   }
-  void clock(uint64_t& counter) {
-    top_->clk_i = 0;
-    top_->eval();
-    tracer_.edge();
-    top_->clk_i = 1;
-    top_->eval();
-    tracer_.edge();
-    ++counter;
-  }
-
   unsigned ports_;
   uint32_t omax_;
   std::vector<uint32_t> written_;  // the occupancy each port's view register was last given
   std::vector<unsigned> upd_;
-  std::unique_ptr<V> top_;
-  Tracer<V> tracer_;  // after top_: closes its FST before the model goes
-  BlockStats st_;
+  RtlBlock<V> b_;
 };
-
-std::string built_variants() {
-  std::string s;
-#define LL_COSIM_DRILL_NAME(P, D, M, V) s += std::string(s.empty() ? "" : ", ") + "Ports=" #P " D=" #D " M=" #M;
-  LL_COSIM_DRILL_VARIANTS(LL_COSIM_DRILL_NAME)
-#undef LL_COSIM_DRILL_NAME
-  return s;
-}
 
 }  // namespace
 
@@ -147,7 +112,7 @@ std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Confi
   LL_COSIM_DRILL_VARIANTS(LL_COSIM_DRILL_PICK)
 #undef LL_COSIM_DRILL_PICK
   throw std::invalid_argument(node + "'s selector needs Ports=" + std::to_string(c.Ports) + " D=" + std::to_string(c.D) +
-                              " M=" + std::to_string(c.M) + "; the Verilated selectors built are " + built_variants() +
+                              " M=" + std::to_string(c.M) + "; the Verilated selectors built are " + LL_COSIM_DRILL_BUILT +
                               " (add it to LL_COSIM_DRILL_VARIANTS and run make cosim)");
 }
 
