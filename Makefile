@@ -9,7 +9,7 @@
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
 #   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
 #   make experiments        the paper experiments (sim/experiments/), quick form with direction checks; FULL=1: paper scale into results/
-#   make experiment NAME=x  one of them (FULL=1 as above)
+#   make experiment NAME=x  one of them (FULL=1 as above; RESUME=1 reuses the finished runs of an interrupted sweep)
 #   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
 #   make lint      verilator -Wall, iverilog, yosys -noautowire on every RTL module
@@ -175,12 +175,12 @@ bench: sim
 EXP_FLAGS = $(if $(FULL),--full,--swap-check)
 experiments: configure
 	@cmake --build $(BUILD) --target lossless_sim
-	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiments$(if $(FULL),-full) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim) $(EXP_FLAGS)
+	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiments$(if $(FULL),-full) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim $(if $(RESUME),--resume)) $(EXP_FLAGS)
 
 experiment: configure
 	@test -n "$(NAME)" || { echo "make experiment: give NAME=<one of sim/experiments/>" >&2; exit 2; }
 	@cmake --build $(BUILD) --target lossless_sim
-	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiment-$(NAME)$(if $(FULL),-full) --name $(NAME) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME)) $(EXP_FLAGS)
+	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiment-$(NAME)$(if $(FULL),-full) --name $(NAME) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME) $(if $(RESUME),--resume)) $(EXP_FLAGS)
 
 peers: deps configure
 	@cmake --build $(BUILD) --target lossless_sim

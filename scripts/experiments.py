@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import csv
 import itertools
+import hashlib
 import json
 import math
 import os
@@ -117,14 +118,41 @@ def metric(summary, spec):
     return v * spec.get("scale", 1.0)
 
 
-def run_point(sim, e, form, labels, sets, seed, runs):
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def run_key(sim, scenario, args):
+    """What makes a run's output: the simulator binary, the scenario file and the arguments
+    (--resume reuses a run only when all three are unchanged)."""
+    return {"sim_sha256": sha256(sim), "scenario_sha256": sha256(scenario), "args": args}
+
+
+def run_point(sim, e, form, labels, sets, seed, runs, resume=False):
     d = os.path.join(runs, "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}")
-    cmd = [sim, os.path.join(e["dir"], e["scenario"]), "--quiet", "--out", d, "--set", f"seed={seed}"]
+    scenario = os.path.join(e["dir"], e["scenario"])
+    args = ["--set", f"seed={seed}"]
     for s in e[form].get("set", []) + sets:
-        cmd += ["--set", s]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise Bad(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+        args += ["--set", s]
+    cmd = [sim, scenario, "--quiet", "--out", d] + args
+    key = run_key(sim, scenario, args)
+    keyfile = os.path.join(d, "run_key.json")
+    done = False
+    if resume and os.path.isfile(keyfile) and os.path.isfile(os.path.join(d, "summary.json")):
+        with open(keyfile) as f:
+            done = json.load(f) == key
+    if not done:
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise Bad(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+        with open(keyfile, "w") as f:   # written last: a run cut short is never reused
+            json.dump(key, f)
     with open(os.path.join(d, "summary.json")) as f:
         s = json.load(f)
     return {m: metric(s, spec) for m, spec in e["metrics"].items()}
@@ -317,13 +345,13 @@ def plan(e, full):
     return form, seeds, runs, pts, [(labels, sets, seed) for labels, sets in pts for seed in seeds]
 
 
-def run_experiment(e, sim, full, jobs, out, command):
+def run_experiment(e, sim, full, jobs, out, command, resume=False):
     form, seeds, runs, pts, jobs_list = plan(e, full)
-    if os.path.isdir(runs):
+    if os.path.isdir(runs) and not resume:
         shutil.rmtree(runs)
-    os.makedirs(runs)
+    os.makedirs(runs, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = [(labels, seed, ex.submit(run_point, sim, e, form, labels, sets, seed, runs))
+        futs = [(labels, seed, ex.submit(run_point, sim, e, form, labels, sets, seed, runs, resume))
                 for labels, sets, seed in jobs_list]
         rows = [(labels, seed, f.result()) for labels, seed, f in futs]
     return finish(e, full, rows, out, command)
@@ -466,6 +494,10 @@ def main():
     ap.add_argument("--sim", default=os.path.join(ROOT, "build", "sim", "lossless_sim"))
     ap.add_argument("--out", help="where quick runs go (default build/experiments)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the runs directory and reuse every finished run whose simulator binary, "
+                         "scenario file and arguments are unchanged (sha256; an interrupted paper-scale "
+                         "sweep continues where it stopped)")
     a = ap.parse_args()
     if not os.access(a.sim, os.X_OK):
         sys.exit(f"experiments: {a.sim}: not an executable (make experiments builds it)")
@@ -485,7 +517,7 @@ def main():
         for n in names:
             e = load(n)
             out = out_dir(n, a.full, a.out)
-            means, verdicts = run_experiment(e, a.sim, a.full, a.jobs, out, command)
+            means, verdicts = run_experiment(e, a.sim, a.full, a.jobs, out, command, a.resume)
             problems += verdict(e, means, verdicts, out, a.full, a.swap_check)
         write_index(check=not a.full)  # a quick run checks the committed tables are current
     except Bad as err:
