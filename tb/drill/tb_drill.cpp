@@ -514,14 +514,14 @@ class DrillBench {
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
-  sc_signal<bool> rst_n_, occ_we_;
-  sc_signal<bool> valid_[4], ready_[4], grp_en_[4], out_valid_[4], out_empty_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_hash_i)>> hash_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_mask_i)>> mask_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_grp_i)>> grp_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_out_port_o)>> out_port_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().occ_port_i)>> occ_port_;
-  sc_signal<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
+  ll::tb::Wire<bool> rst_n_, occ_we_;
+  ll::tb::Wire<bool> valid_[4], ready_[4], grp_en_[4], out_valid_[4], out_empty_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_hash_i)>> hash_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_mask_i)>> mask_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_grp_i)>> grp_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_out_port_o)>> out_port_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().occ_port_i)>> occ_port_;
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
 
   uint32_t omax_ = 0;
   uint64_t pmask_ = 0, fixed_mask_ = 0xFFFFFFFFFFFFFFFFull;
