@@ -135,18 +135,33 @@ class Rng {
   uint64_t s_;
 };
 
+}  // namespace ll::tb
+
+// The start of the executable's image and of its writable data (GNU ld's default linker
+// script and glibc's crt1): the bytes between them (code, string literals, other constant
+// data) never change while the bench runs.
+extern "C" char __executable_start[], __data_start[];
+
+namespace ll::tb {
+
+inline bool in_constant_image(const char* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  return a >= reinterpret_cast<uintptr_t>(__executable_start) && a < reinterpret_cast<uintptr_t>(__data_start);
+}
+
 class Coverage {
  public:
   // Bins are hit on most cycles, so the hot form takes the bin's name as a C string and
-  // finds its counter through a cache keyed by the string's address (a literal's address
-  // is stable): no std::string is built and no name is compared on the common path. The
-  // cached name is still checked against the string, so a reused buffer cannot be counted
-  // in a stale bin.
+  // finds its counter through a cache keyed by the string's address: no std::string is
+  // built on the common path. A string in the executable's constant image (a literal, or a
+  // table of them) cannot change, so its address alone identifies the bin; any other
+  // string's cached name is checked against it, so a reused buffer cannot be counted in a
+  // stale bin.
   void hit(const char* bin, uint64_t n = 1) {
     Slot& s = cache_[(reinterpret_cast<uintptr_t>(bin) >> 3) % kCache];
-    if (s.key != bin || std::strcmp(s.name, bin) != 0) {
+    if (s.key != bin || (!s.constant && std::strcmp(s.name, bin) != 0)) {
       const auto it = hits_.try_emplace(bin, 0).first;
-      s = Slot{bin, it->first.c_str(), &it->second};
+      s = Slot{bin, it->first.c_str(), &it->second, in_constant_image(bin)};
     }
     *s.count += n;
   }
@@ -166,6 +181,7 @@ class Coverage {
     const char* key = nullptr;
     const char* name = "";
     uint64_t* count = nullptr;
+    bool constant = false;  // key lies in the constant image (in_constant_image)
   };
   static constexpr size_t kCache = 509;
   Slot cache_[kCache];
