@@ -52,7 +52,13 @@ GroupRow GroupRow::from_word(uint64_t w) {
   return r;
 }
 
-unsigned popcount(uint64_t v) { return static_cast<unsigned>(__builtin_popcountll(v)); }
+unsigned popcount(uint64_t v) {
+  // SWAR count: without -mpopcnt (the Debian baseline) __builtin_popcountll is a libgcc call
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<unsigned>((v * 0x0101010101010101ull) >> 56);
+}
 
 unsigned kth_set_bit(uint64_t mask, unsigned k) {
   for (; k != 0 && mask != 0; --k) mask &= mask - 1;  // drop the k lowest set bits
