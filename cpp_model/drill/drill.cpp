@@ -192,9 +192,11 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samp
       else ++t.mem_in_set;
     }
   }
-  for (unsigned i = 0; i < K; ++i) cocc[i] = cv[i] ? occ.at(cp[i]) : 0;
   // rank[i]: candidates beating i; i beats j (i < j) iff occ_i <= occ_j
-  std::fill_n(rank, K, 0u);
+  for (unsigned i = 0; i < K; ++i) {
+    cocc[i] = cv[i] ? occ.at(cp[i]) : 0;
+    rank[i] = 0;
+  }
   for (unsigned i = 0; i < K; ++i)
     for (unsigned j = i + 1; j < K; ++j) {
       const bool bij = cv[i] && (!cv[j] || cocc[i] <= cocc[j]);
@@ -209,15 +211,21 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samp
     }
   for (unsigned i = 0; i < K; ++i)
     if (cv[i] && i != win_i && cocc[i] == cocc[win_i]) t.tie = true;
-  // the new memory: slot r holds the valid candidate of rank r (beating is a strict total
-  // order on the valid candidates, so their ranks are distinct)
-  std::fill_n(q.mem.begin(), M, 0u);
-  std::fill_n(q.mem_v.begin(), M, false);
+  // the new memory: slot r holds the valid candidate of rank r, or nothing. Beating is a
+  // strict total order on the valid candidates, so their ranks are exactly 0..nvalid-1.
+  unsigned nvalid = 0;
   for (unsigned i = 0; i < K; ++i)
-    if (cv[i] && rank[i] < M) {
-      q.mem[rank[i]] = cp[i];
-      q.mem_v[rank[i]] = true;
+    if (cv[i]) {
+      ++nvalid;
+      if (rank[i] < M) {
+        q.mem[rank[i]] = cp[i];
+        q.mem_v[rank[i]] = true;
+      }
     }
+  for (unsigned r = std::min(nvalid, M); r < M; ++r) {
+    q.mem[r] = 0;
+    q.mem_v[r] = false;
+  }
 
   // per-flow entry {valid, tag, port}
   const bool fvalid = (fent >> (tagw + paw)) & 1;
@@ -320,13 +328,26 @@ void Model::tick(const Inputs& in) {
   const uint32_t hmask = static_cast<uint32_t>(low_mask(cfg_.HashW));
 
   // ---- counters (from the current output registers)
-  unsigned kind_inc[kKinds] = {}, port_inc[kMaxPorts] = {};
-  unsigned inc_ports[kPortSets], n_inc_ports = 0;  // the ports with port_inc > 0
+  // (at most one increment per engine: the ports incremented, and by how much)
+  unsigned kind_inc[kKinds] = {};
+  unsigned inc_port[kPortSets], inc_by[kPortSets], n_inc = 0;
   for (const Engine& g : eng_) {
     if (!g.out_valid) continue;
     ++kind_inc[g.out_kind];
-    if (!g.out_empty && port_inc[g.out_port]++ == 0) inc_ports[n_inc_ports++] = g.out_port;
+    if (g.out_empty) continue;
+    unsigned i = 0;
+    while (i < n_inc && inc_port[i] != g.out_port) ++i;
+    if (i == n_inc) {
+      inc_port[n_inc] = g.out_port;
+      inc_by[n_inc++] = 0;
+    }
+    ++inc_by[i];
   }
+  auto port_inc = [&](unsigned p) {
+    for (unsigned i = 0; i < n_inc; ++i)
+      if (inc_port[i] == p) return inc_by[i];
+    return 0u;
+  };
   const bool clr_kind = cfg_wr && in.cfg_addr == regs::CNT_CLEAR;
   const bool clr_lo = cfg_wr && in.cfg_addr == regs::CNT_PORT_CLEAR_LO;
   const bool clr_hi = cfg_wr && in.cfg_addr == regs::CNT_PORT_CLEAR_HI;
@@ -495,12 +516,12 @@ void Model::tick(const Inputs& in) {
     for (unsigned p = 0; p < cfg_.Ports; ++p) {
       const bool clr = (p < 32) ? (clr_lo && ((in.cfg_wdata >> p) & 1)) : (clr_hi && ((in.cfg_wdata >> (p - 32)) & 1));
       if (rst) port_cnt_[p].reset();
-      else port_cnt_[p].clock(clr, port_inc[p]);
+      else port_cnt_[p].clock(clr, port_inc(p));
     }
   } else {
     // no reset, no clear: only the counters with an increment change (the others would
     // be clocked with clr = 0, inc = 0, which keeps them)
-    for (unsigned i = 0; i < n_inc_ports; ++i) port_cnt_[inc_ports[i]].clock(false, port_inc[inc_ports[i]]);
+    for (unsigned i = 0; i < n_inc; ++i) port_cnt_[inc_port[i]].clock(false, inc_by[i]);
   }
 
   // ---- occupancy view and its delay line

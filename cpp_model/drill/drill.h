@@ -29,7 +29,6 @@ constexpr unsigned kGroupSlots = regs::GROUP_SLOTS;
 constexpr unsigned kRandExtraBits = regs::RAND_EXTRA_BITS;
 constexpr unsigned kMaxD = 4;           // samples per decision (Config::D <= 4)
 constexpr unsigned kMaxM = 32;          // memory entries (Config::M <= 32)
-constexpr unsigned kMaxPorts = 64;      // Config::Ports <= 64
 
 // Decision modes: the register map's MODE_* constants (rtl/drill/drill_regs.json).
 enum class Mode : uint32_t { Ecmp = regs::MODE_ECMP, Random = regs::MODE_RANDOM,
