@@ -123,13 +123,13 @@ enum Exit : int { kPass = 0, kUsage = 2, kMismatch = 3, kCoverage = 4, kStimulus
 class Rng {
  public:
   explicit Rng(uint64_t seed) : s_(seed ^ 0xD1B54A32D192ED03ull) {}
-  uint64_t next() {
+  [[gnu::always_inline]] uint64_t next() {
     uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  uint64_t below(uint64_t n) { return n ? static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64) : 0; }
+  [[gnu::always_inline]] uint64_t below(uint64_t n) { return n ? static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64) : 0; }
   uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }  // inclusive
   bool chance(unsigned percent) { return below(100) < percent; }
 
