@@ -59,7 +59,7 @@ Options parse_args(int argc, char** argv, const std::string& block);
 // none of them fed back from an output), minus the update and delta-cycle machinery that
 // cost more than the RTL itself. SystemC still elaborates the module and binds its ports.
 template <class T>
-class Wire : public sc_signal<T> {
+class Wire final : public sc_signal<T> {  // final: the benches' reads and writes bind statically
  public:
   void write(const T& v) override {
     this->m_cur_val = v;
