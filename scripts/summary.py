@@ -17,11 +17,13 @@ print("\n================ lossless: summary of this run ================")
 if os.path.exists(log):
     text = open(log, errors="replace").read()
     runs = re.findall(r"^tb (\S+) set (\S+) seed (\d+): (\d+) cycles compared, (\d+) mismatches, "
-                      r"(\d+) cycles/s, inputs valid on (\d+)% of cycles\n\s+coverage: (\d+)/(\d+) bins", text, re.M)
+                      r"(\d+) cycles/s, (\d+) cycles/s CPU, inputs valid on (\d+)% of cycles\n\s+coverage: (\d+)/(\d+) bins",
+                      text, re.M)
     print("Lockstep RTL vs golden model (make tb):")
-    for b, s, seed, n, mm, rate, valid, hit, bins in sorted(runs, key=lambda r: (r[0], r[1], int(r[2]))):
+    for b, s, seed, n, mm, rate, cpu_rate, valid, hit, bins in sorted(runs, key=lambda r: (r[0], r[1], int(r[2]))):
         print(f"  {b:7s} set {s} seed {seed}: {int(n):>10,} cycles compared, {mm} mismatches, "
-              f"{int(rate) / 1e6:4.2f} M cycles/s, valid {valid}%, coverage {hit}/{bins} bins >= 10 hits")
+              f"{int(rate) / 1e6:4.2f} M cycles/s ({int(cpu_rate) / 1e6:4.2f} M per CPU-s), valid {valid}%, "
+              f"coverage {hit}/{bins} bins >= 10 hits")
     if not runs:
         print("  (no bench results in the last CTest log)")
 else:

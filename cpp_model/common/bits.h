@@ -6,9 +6,7 @@ namespace ll {
 
 // ceil(log2(n)) for n >= 1, as SystemVerilog's $clog2.
 constexpr unsigned clog2(uint64_t n) {
-  unsigned b = 0;
-  while ((1ull << b) < n) ++b;
-  return b;
+  return n <= 1 ? 0u : 64u - static_cast<unsigned>(__builtin_clzll(n - 1));
 }
 // A mask of the low `bits` bits (bits <= 64).
 constexpr uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }

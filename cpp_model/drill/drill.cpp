@@ -52,16 +52,18 @@ GroupRow GroupRow::from_word(uint64_t w) {
   return r;
 }
 
-unsigned popcount(uint64_t v) { return static_cast<unsigned>(__builtin_popcountll(v)); }
+unsigned popcount(uint64_t v) {
+  // SWAR count: without -mpopcnt (the Debian baseline) __builtin_popcountll is a libgcc call
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<unsigned>((v * 0x0101010101010101ull) >> 56);
+}
 
 unsigned kth_set_bit(uint64_t mask, unsigned k) {
-  for (unsigned p = 0; p < 64; ++p) {
-    if ((mask >> p) & 1) {
-      if (k == 0) return p;
-      --k;
-    }
-  }
-  return 0;  // k >= popcount: the RTL result is meaningless and never used
+  for (; k != 0 && mask != 0; --k) mask &= mask - 1;  // drop the k lowest set bits
+  if (mask == 0) return 0;  // k >= popcount: the RTL result is meaningless and never used
+  return static_cast<unsigned>(__builtin_ctzll(mask));
 }
 
 unsigned scale(uint64_t op, unsigned n, unsigned bits) {
@@ -93,12 +95,7 @@ CompChoice choose_component(const Config& c, uint64_t w, uint32_t hash) {
 // ------------------------------------------------------------------ Model
 
 Model::Engine::Engine(const Config& c, unsigned index)
-    : r2_k(c.D),
-      r3_port(c.D),
-      r3_sv(c.D),
-      mem(c.M),
-      mem_v(c.M),
-      prng(derive_seed(c.Seed, index)),
+    : prng(derive_seed(c.Seed, index)),
       grp(std::max(c.Groups, 2u)),
       comp(std::max(c.Comps, 2u)),
       flow(c.FlowEntries) {}
@@ -127,33 +124,41 @@ std::vector<int> Model::memory(unsigned engine) const {
 }
 
 void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, uint64_t rnd,
-                  std::vector<unsigned>& k, unsigned& rr_next) const {
+                  Samples& k, unsigned& rr_next) const {
   const unsigned rb = cfg_.rand_bits();
   const unsigned cmask = static_cast<unsigned>(low_mask(clog2(cfg_.Ports + 1)));
   // ECMP operand: the bit-reversed hash, left-aligned to rb bits
-  uint64_t rev = 0;
-  for (unsigned i = 0; i < cfg_.HashW; ++i) rev |= static_cast<uint64_t>((hash >> (cfg_.HashW - 1 - i)) & 1) << i;
-  const uint64_t ecmp_op = cfg_.HashW >= rb ? (rev >> (cfg_.HashW - rb)) : (rev << (rb - cfg_.HashW));
+  // (only ECMP reads it)
+  uint64_t ecmp_op = 0;
+  if (mode == kModeEcmp) {
+    uint64_t rev = 0;
+    for (unsigned i = 0; i < cfg_.HashW; ++i) rev |= static_cast<uint64_t>((hash >> (cfg_.HashW - 1 - i)) & 1) << i;
+    ecmp_op = cfg_.HashW >= rb ? (rev >> (cfg_.HashW - rb)) : (rev << (rb - cfg_.HashW));
+  }
   const unsigned rr_k = e.rr < cnt ? e.rr : 0;
   rr_next = (mode == kModeRr && cnt != 0) ? rr_k + 1 : e.rr;
 
-  std::vector<unsigned> sorted;
-  k.assign(cfg_.D, 0);
+  unsigned sorted[kMaxD];  // the ranks drawn so far, ascending
+  unsigned ns = 0;
+  k.fill(0);
   for (unsigned j = 0; j < cfg_.D; ++j) {
     uint64_t op = (rnd >> (64 - (j + 1) * rb)) & low_mask(rb);
     if (j == 0 && mode == kModeEcmp) op = ecmp_op;
     const unsigned n = (cnt - j) & cmask;
     unsigned kk = scale(op, n, rb) & cmask;
     if (j == 0 && mode == kModeRr) kk = rr_k;
-    for (unsigned s : sorted)
-      if (kk >= s) kk = (kk + 1) & cmask;  // skip the ranks already drawn (ascending)
+    for (unsigned i = 0; i < ns; ++i)
+      if (kk >= sorted[i]) kk = (kk + 1) & cmask;  // skip the ranks already drawn (ascending)
     k[j] = kk;
-    sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), kk), kk);
+    unsigned* const at = std::upper_bound(sorted, sorted + ns, kk);
+    std::copy_backward(at, sorted + ns, sorted + ns + 1);
+    *at = kk;
+    ++ns;
   }
 }
 
-Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const std::vector<unsigned>& port,
-                        const std::vector<bool>& sv, uint64_t fent, uint32_t tag,
+Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samples& port,
+                        const SampleFlags& sv, uint64_t fent, uint32_t tag,
                         const std::vector<uint32_t>& occ) const {
   const unsigned D = cfg_.D, M = cfg_.M, K = D + M;
   const unsigned paw = cfg_.port_aw();
@@ -166,8 +171,9 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const std:
   t.empty = set == 0;
 
   // candidates: samples in draw order, then memory entries in slot order
-  std::vector<unsigned> cp(K), cocc(K);
-  std::vector<bool> cv(K);
+  constexpr unsigned kMaxK = kMaxD + kMaxM;
+  unsigned cp[kMaxK], cocc[kMaxK], rank[kMaxK];  // the first K entries are used
+  bool cv[kMaxK];
   for (unsigned j = 0; j < D; ++j) {
     cp[j] = port[j];
     cv[j] = sv[j];
@@ -186,9 +192,11 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const std:
       else ++t.mem_in_set;
     }
   }
-  for (unsigned i = 0; i < K; ++i) cocc[i] = cv[i] ? occ.at(cp[i]) : 0;
   // rank[i]: candidates beating i; i beats j (i < j) iff occ_i <= occ_j
-  std::vector<unsigned> rank(K, 0);
+  for (unsigned i = 0; i < K; ++i) {
+    cocc[i] = cv[i] ? occ.at(cp[i]) : 0;
+    rank[i] = 0;
+  }
   for (unsigned i = 0; i < K; ++i)
     for (unsigned j = i + 1; j < K; ++j) {
       const bool bij = cv[i] && (!cv[j] || cocc[i] <= cocc[j]);
@@ -203,14 +211,21 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const std:
     }
   for (unsigned i = 0; i < K; ++i)
     if (cv[i] && i != win_i && cocc[i] == cocc[win_i]) t.tie = true;
-  q.mem.assign(M, 0);
-  q.mem_v.assign(M, false);
-  for (unsigned r = 0; r < M; ++r)
-    for (unsigned i = 0; i < K; ++i)
-      if (cv[i] && rank[i] == r) {
-        q.mem[r] = cp[i];
-        q.mem_v[r] = true;
+  // the new memory: slot r holds the valid candidate of rank r, or nothing. Beating is a
+  // strict total order on the valid candidates, so their ranks are exactly 0..nvalid-1.
+  unsigned nvalid = 0;
+  for (unsigned i = 0; i < K; ++i)
+    if (cv[i]) {
+      ++nvalid;
+      if (rank[i] < M) {
+        q.mem[rank[i]] = cp[i];
+        q.mem_v[rank[i]] = true;
       }
+    }
+  for (unsigned r = std::min(nvalid, M); r < M; ++r) {
+    q.mem[r] = 0;
+    q.mem_v[r] = false;
+  }
 
   // per-flow entry {valid, tag, port}
   const bool fvalid = (fent >> (tagw + paw)) & 1;
@@ -313,12 +328,26 @@ void Model::tick(const Inputs& in) {
   const uint32_t hmask = static_cast<uint32_t>(low_mask(cfg_.HashW));
 
   // ---- counters (from the current output registers)
-  std::vector<unsigned> kind_inc(kKinds, 0), port_inc(cfg_.Ports, 0);
+  // (at most one increment per engine: the ports incremented, and by how much)
+  unsigned kind_inc[kKinds] = {};
+  unsigned inc_port[kPortSets], inc_by[kPortSets], n_inc = 0;
   for (const Engine& g : eng_) {
     if (!g.out_valid) continue;
     ++kind_inc[g.out_kind];
-    if (!g.out_empty) ++port_inc[g.out_port];
+    if (g.out_empty) continue;
+    unsigned i = 0;
+    while (i < n_inc && inc_port[i] != g.out_port) ++i;
+    if (i == n_inc) {
+      inc_port[n_inc] = g.out_port;
+      inc_by[n_inc++] = 0;
+    }
+    ++inc_by[i];
   }
+  auto port_inc = [&](unsigned p) {
+    for (unsigned i = 0; i < n_inc; ++i)
+      if (inc_port[i] == p) return inc_by[i];
+    return 0u;
+  };
   const bool clr_kind = cfg_wr && in.cfg_addr == regs::CNT_CLEAR;
   const bool clr_lo = cfg_wr && in.cfg_addr == regs::CNT_PORT_CLEAR_LO;
   const bool clr_hi = cfg_wr && in.cfg_addr == regs::CNT_PORT_CLEAR_HI;
@@ -334,8 +363,9 @@ void Model::tick(const Inputs& in) {
 
     // Q3
     const uint64_t fent = (g.fwd_v && g.fwd_idx == g.r3_fidx) ? g.fwd_data : g.flow.rdata();
-    Q3 q = decide(g, g.r3_mode, g.r3_set, g.r3_port, g.r3_sv, fent, g.r3_tag, view_);
+    // (every use of q below is gated by r3_valid: an empty stage decides nothing)
     const bool q3_live = g.r3_valid;
+    const Q3 q = q3_live ? decide(g, g.r3_mode, g.r3_set, g.r3_port, g.r3_sv, fent, g.r3_tag, view_) : Q3{};
     const bool flow_we = q3_live && q.flow_we;
     const bool mem_upd = q3_live && q.mem_upd;
     if (q3_live && !rst) {
@@ -347,8 +377,8 @@ void Model::tick(const Inputs& in) {
     }
 
     // Q2
-    std::vector<unsigned> q2_port(cfg_.D);
-    std::vector<bool> q2_sv(cfg_.D);
+    Samples q2_port{};
+    SampleFlags q2_sv{};
     const unsigned r2_cnt = popcount(g.r2_set);
     for (unsigned j = 0; j < cfg_.D; ++j) {
       q2_sv[j] = r2_cnt > j;
@@ -357,7 +387,7 @@ void Model::tick(const Inputs& in) {
 
     // Q1
     const unsigned r1_cnt = popcount(g.r1_set);
-    std::vector<unsigned> q1_k;
+    Samples q1_k;
     unsigned rr_next = g.rr;
     ranks(g, g.r1_mode, g.r1_hash, r1_cnt, g.r1_rnd, q1_k, rr_next);
     if (!g.r1_valid) rr_next = g.rr;
@@ -417,9 +447,9 @@ void Model::tick(const Inputs& in) {
       g.out_kind = g.r3_valid ? q.kind : 0;
     }
     // memory, flow forwarding, round robin
-    if (mem_upd) g.mem = q.mem;
-    if (rst) std::fill(g.mem_v.begin(), g.mem_v.end(), false);
-    else if (mem_upd) g.mem_v = q.mem_v;
+    if (mem_upd) std::copy_n(q.mem.begin(), cfg_.M, g.mem.begin());
+    if (rst) g.mem_v.fill(false);
+    else if (mem_upd) std::copy_n(q.mem_v.begin(), cfg_.M, g.mem_v.begin());
     if (flow_we) {
       g.fwd_idx = g.r3_fidx;
       g.fwd_data = q.flow_data;
@@ -482,10 +512,16 @@ void Model::tick(const Inputs& in) {
     if (rst) kind_cnt_[k].reset();
     else kind_cnt_[k].clock(clr_kind && ((in.cfg_wdata >> k) & 1), kind_inc[k]);
   }
-  for (unsigned p = 0; p < cfg_.Ports; ++p) {
-    const bool clr = (p < 32) ? (clr_lo && ((in.cfg_wdata >> p) & 1)) : (clr_hi && ((in.cfg_wdata >> (p - 32)) & 1));
-    if (rst) port_cnt_[p].reset();
-    else port_cnt_[p].clock(clr, port_inc[p]);
+  if (rst || clr_lo || clr_hi) {
+    for (unsigned p = 0; p < cfg_.Ports; ++p) {
+      const bool clr = (p < 32) ? (clr_lo && ((in.cfg_wdata >> p) & 1)) : (clr_hi && ((in.cfg_wdata >> (p - 32)) & 1));
+      if (rst) port_cnt_[p].reset();
+      else port_cnt_[p].clock(clr, port_inc(p));
+    }
+  } else {
+    // no reset, no clear: only the counters with an increment change (the others would
+    // be clocked with clr = 0, inc = 0, which keeps them)
+    for (unsigned i = 0; i < n_inc; ++i) port_cnt_[inc_port[i]].clock(false, inc_by[i]);
   }
 
   // ---- occupancy view and its delay line
@@ -570,12 +606,12 @@ int Model::transact(unsigned ei, uint32_t hash, uint64_t set, const std::vector<
   for (unsigned p = 0; p < cfg_.Ports; ++p) occ[p] = std::min(occupancy[p], omax);
   hash &= static_cast<uint32_t>(low_mask(cfg_.HashW));
   const unsigned cnt = popcount(set);
-  std::vector<unsigned> k;
+  Samples k;
   unsigned rr_next = g.rr;
   ranks(g, mode_, hash, cnt, g.prng.draw(), k, rr_next);
   g.rr = rr_next;
-  std::vector<unsigned> port(cfg_.D);
-  std::vector<bool> sv(cfg_.D);
+  Samples port{};
+  SampleFlags sv{};
   for (unsigned j = 0; j < cfg_.D; ++j) {
     sv[j] = cnt > j;
     port[j] = sv[j] ? kth_set_bit(set, k[j]) : 0;
@@ -584,8 +620,8 @@ int Model::transact(unsigned ei, uint32_t hash, uint64_t set, const std::vector<
   const uint32_t tag = hash >> cfg_.flow_aw();
   Q3 q = decide(g, mode_, set, port, sv, g.flow.at(fidx), tag, occ);
   if (q.mem_upd) {
-    g.mem = q.mem;
-    g.mem_v = q.mem_v;
+    std::copy_n(q.mem.begin(), cfg_.M, g.mem.begin());
+    std::copy_n(q.mem_v.begin(), cfg_.M, g.mem_v.begin());
   }
   if (q.flow_we) g.flow.at(fidx) = q.flow_data;
   kind_cnt_[q.kind].clock(false, 1);

@@ -27,6 +27,8 @@ constexpr unsigned kPortSets = 4;       // engines with RTL port sets (e0_*..e3_
 constexpr unsigned kMaxEngines = 64;    // engines the transaction face supports
 constexpr unsigned kGroupSlots = regs::GROUP_SLOTS;
 constexpr unsigned kRandExtraBits = regs::RAND_EXTRA_BITS;
+constexpr unsigned kMaxD = 4;           // samples per decision (Config::D <= 4)
+constexpr unsigned kMaxM = 32;          // memory entries (Config::M <= 32)
 
 // Decision modes: the register map's MODE_* constants (rtl/drill/drill_regs.json).
 enum class Mode : uint32_t { Ecmp = regs::MODE_ECMP, Random = regs::MODE_RANDOM,
@@ -178,6 +180,13 @@ class Model {
     uint64_t max_, v_ = 0;
   };
 
+  // Fixed-size per-decision state (the first D / M entries are used): the cycle face runs
+  // every engine every cycle, and these were heap vectors copied and reallocated per cycle.
+  using Samples = std::array<unsigned, kMaxD>;
+  using SampleFlags = std::array<bool, kMaxD>;
+  using MemPorts = std::array<unsigned, kMaxM>;
+  using MemFlags = std::array<bool, kMaxM>;
+
   struct Engine {
     explicit Engine(const Config& c, unsigned index);
     // stage A
@@ -199,20 +208,20 @@ class Model {
     bool r2_valid = false;
     uint32_t r2_mode = 0, r2_hash = 0;
     uint64_t r2_set = 0;
-    std::vector<unsigned> r2_k;
+    Samples r2_k{};
     bool r2_grp = false, r2_grp_empty = false;
     unsigned r2_slot = 0;
     // R3
     bool r3_valid = false, r3_nz = false;
     uint32_t r3_mode = 0, r3_fidx = 0, r3_tag = 0;
     uint64_t r3_set = 0;
-    std::vector<unsigned> r3_port;
-    std::vector<bool> r3_sv;
+    Samples r3_port{};
+    SampleFlags r3_sv{};
     bool r3_grp = false, r3_grp_empty = false;
     unsigned r3_slot = 0;
     // state
-    std::vector<unsigned> mem;
-    std::vector<bool> mem_v;
+    MemPorts mem{};
+    MemFlags mem_v{};
     unsigned rr = 0;
     bool fwd_v = false;
     uint32_t fwd_idx = 0;
@@ -227,19 +236,19 @@ class Model {
 
   // Q1: ranks of the D samples (sample 0 by mode), and the next round-robin state.
   void ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, uint64_t rnd,
-             std::vector<unsigned>& k, unsigned& rr_next) const;
+             Samples& k, unsigned& rr_next) const;
   // Q3: the decision from the sample ports, the memory, the flow entry and occupancies.
   struct Q3 {
     unsigned port = 0, kind = 0;
     bool mem_upd = false;
-    std::vector<unsigned> mem;
-    std::vector<bool> mem_v;
+    MemPorts mem;    // the first M entries are set by decide()
+    MemFlags mem_v;
     bool flow_we = false;
     uint64_t flow_data = 0;
     Trace trace;
   };
-  Q3 decide(const Engine& e, uint32_t mode, uint64_t set, const std::vector<unsigned>& port,
-            const std::vector<bool>& sv, uint64_t flow_entry, uint32_t tag,
+  Q3 decide(const Engine& e, uint32_t mode, uint64_t set, const Samples& port,
+            const SampleFlags& sv, uint64_t flow_entry, uint32_t tag,
             const std::vector<uint32_t>& occ) const;
   int transact(unsigned engine, uint32_t hash, uint64_t set, const std::vector<uint32_t>& occupancy,
                const Trace& pre);

@@ -113,8 +113,8 @@ void Model::reset_state() {
   sh_used_ = hdr_used_ = egll_used_ = egly_used_ = hdr_peak_ = 0;
   regd_q_ = Regd{};
   regd_q_.thr = regd_q_.egthr = static_cast<uint32_t>(cmax_);
-  paused_.assign(cfg_.entries(), false);
-  storm_.assign(cfg_.entries(), false);
+  paused_.assign(cfg_.Ports, 0);
+  storm_.assign(cfg_.Ports, 0);
   stat_pend_ = stat_snap_ = false;
   stat_clr_ = 0;
   sw_act_ = sw_turn_ = false;
@@ -458,10 +458,8 @@ Outputs Model::eval(const Inputs& in) const {
   o.pause_prio = pz_prio_;
   o.pause_quanta = pz_quanta_;
   if (in.eg_qport < cfg_.Ports) {
-    for (unsigned p = 0; p < kPrios; ++p) {
-      if (paused_[in.eg_qport * kPrios + p]) o.eg_paused |= 1u << p;
-      if (storm_[in.eg_qport * kPrios + p]) o.eg_storm |= 1u << p;
-    }
+    o.eg_paused = paused_[in.eg_qport];  // bit p = priority p
+    o.eg_storm = storm_[in.eg_qport];
   }
   o.cfg_rdata = rdata_;
   o.cfg_rvalid = rvalid_;
@@ -540,8 +538,8 @@ void Model::tick(const Inputs& in) {
 
   // ---- egress flags, snapshot, outputs
   if (s1_valid_ && (s1_.op == kPfc || s1_.op == kSweep)) {
-    paused_[s1_.qe] = eq.pact && !eq.storm;
-    storm_[s1_.qe] = eq.storm;
+    set_flag(paused_, s1_.qe, eq.pact && !eq.storm);
+    set_flag(storm_, s1_.qe, eq.storm);
   }
   if (fx.snap) {
     snap_ = {iq_cur.psent, iq_cur.hdrop, iq_cur.hpeak, eq_cur.prcv, eq_cur.ptime, eq_cur.wstorm,
@@ -644,8 +642,8 @@ void Model::on_pfc(uint32_t port, uint32_t prio, uint32_t quanta) {
   EqEntry& eq = eq_.at(op.qe);
   const Effects fx = apply(op, 0, regd_now(), iq_.at(op.qi), eq, sh_used_, hdr_used_, egll_used_, egly_used_);
   for (unsigned i = 0; i < kNumCounters; ++i) cnt_[i].clock(false, (fx.inc >> i) & 1);
-  paused_[op.qe] = eq.pact && !eq.storm;
-  storm_[op.qe] = eq.storm;
+  set_flag(paused_, op.qe, eq.pact && !eq.storm);
+  set_flag(storm_, op.qe, eq.storm);
 }
 
 void Model::on_pfc_frame(uint32_t port, uint32_t enable, const std::array<uint32_t, kPrios>& quanta) {
@@ -661,8 +659,8 @@ void Model::advance_ticks(uint64_t n) {
       EqEntry& eq = eq_.at(k);
       const Effects fx = apply(op, 1, regd_now(), iq_.at(k), eq, sh_used_, hdr_used_, egll_used_, egly_used_);
       for (unsigned i = 0; i < kNumCounters; ++i) cnt_[i].clock(false, (fx.inc >> i) & 1);
-      paused_[k] = eq.pact && !eq.storm;
-      storm_[k] = eq.storm;
+      set_flag(paused_, k, eq.pact && !eq.storm);
+      set_flag(storm_, k, eq.storm);
       if (fx.pz_v) tx_pauses_.push_back({k / kPrios, k % kPrios, fx.pz_quanta});
     }
   }
@@ -674,8 +672,18 @@ std::vector<PauseRequest> Model::take_pause_requests() {
   return v;
 }
 
-bool Model::paused(uint32_t port, uint32_t prio) const { return paused_.at(port * kPrios + prio); }
-bool Model::storm(uint32_t port, uint32_t prio) const { return storm_.at(port * kPrios + prio); }
+bool Model::flag(const std::vector<uint8_t>& f, uint32_t port, uint32_t prio) const {
+  const uint32_t q = port * kPrios + prio;
+  if (q >= cfg_.entries()) throw std::out_of_range("pfc: queue " + std::to_string(q) + " out of range");
+  return (f[q / kPrios] >> (q % kPrios)) & 1;
+}
+void Model::set_flag(std::vector<uint8_t>& f, uint32_t q, bool v) {
+  const uint8_t bit = static_cast<uint8_t>(1u << (q % kPrios));
+  uint8_t& b = f.at(q / kPrios);
+  b = static_cast<uint8_t>(v ? (b | bit) : (b & ~bit));
+}
+bool Model::paused(uint32_t port, uint32_t prio) const { return flag(paused_, port, prio); }
+bool Model::storm(uint32_t port, uint32_t prio) const { return flag(storm_, port, prio); }
 bool Model::xoff(uint32_t port, uint32_t prio) const { return iq_.at(port * kPrios + prio).xoff; }
 
 QueueStats Model::queue_stats(uint32_t port, uint32_t prio) const {

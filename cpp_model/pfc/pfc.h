@@ -249,7 +249,10 @@ class Model {
   Ram<EqEntry> eq_;
   uint32_t sh_used_ = 0, hdr_used_ = 0, egll_used_ = 0, egly_used_ = 0, hdr_peak_ = 0;
   Regd regd_q_;  // RTL thr_q / egthr_q / shp_q / bpt_q: one cycle behind pools and COMMIT
-  std::vector<bool> paused_, storm_;
+  // egress flags, one byte per port, bit p = priority p (eval() reads a port's 8 at once)
+  std::vector<uint8_t> paused_, storm_;
+  bool flag(const std::vector<uint8_t>& f, uint32_t port, uint32_t prio) const;
+  static void set_flag(std::vector<uint8_t>& f, uint32_t q, bool v);
   bool stat_pend_ = false, stat_snap_ = false;
   uint32_t stat_clr_ = 0;
   bool sw_act_ = false, sw_turn_ = false;

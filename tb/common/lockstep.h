@@ -2,20 +2,23 @@
 //
 // A block provides a Bench class template over its Verilated top (see
 // docs/CONVENTIONS.md); run_lockstep<Bench<Vtop>>() does the rest: clocking, reset at
-// the start and once in the middle of traffic, cycle-by-cycle comparison of the DUT's
+// the start and in the middle of traffic, cycle-by-cycle comparison of the DUT's
 // outputs with the golden model's, the first-mismatch report with a waveform, the
-// coverage-bin check and the valid-cycle check.
+// coverage-bin check and the valid-cycle check. SystemC elaborates the Verilated module
+// and binds its ports; the cycles run without the SystemC scheduler (see Wire below).
 #pragma once
 #include <systemc.h>
 #include <verilated.h>
 #if LL_TRACE
-#include <verilated_vcd_sc.h>
+#include <verilated_vcd_c.h>
 #endif
 #if VM_COVERAGE
 #include <verilated_cov.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -48,6 +51,35 @@ struct Options {
 };
 Options parse_args(int argc, char** argv, const std::string& block);
 
+// The channel every DUT port is bound to: an sc_signal whose write() takes effect at once,
+// with no update request and no event. run_lockstep() does not run the SystemC scheduler
+// per cycle: it sets the inputs, sets the clock and calls the Verilated module's eval()
+// itself, twice a cycle (the clock's falling and rising half), which is exactly what the
+// scheduler did through the module's SC_METHOD (sensitive to the clock and the inputs,
+// none of them fed back from an output), minus the update and delta-cycle machinery that
+// cost more than the RTL itself. SystemC still elaborates the module and binds its ports.
+template <class T>
+class Wire final : public sc_signal<T> {  // final: the benches' reads and writes bind statically
+ public:
+  void write(const T& v) override {
+    this->m_cur_val = v;
+    this->m_new_val = v;
+  }
+};
+
+// The Verilated module's eval(), which Verilator 5.006 declares private in a SystemC model
+// (the kernel calls it as the SC_METHOD). An explicit instantiation may name a private
+// member (C++17 [temp.explicit]/14), so LL_TB_MAIN instantiates EvalGrant<V, &V::eval>
+// once per Verilated top of the bench, which stores the pointer before sc_main runs.
+template <class Dut>
+struct EvalAccess {
+  static inline void (Dut::*eval)() = nullptr;
+};
+template <class Dut, void (Dut::*P)()>
+struct EvalGrant {
+  static inline const bool granted = (EvalAccess<Dut>::eval = P, true);
+};
+
 // One register write of a bench's configuration program (docs/CONVENTIONS.md register
 // interface: cfg_we_i, cfg_addr_i, cfg_wdata_i); shared with the models' programs and the
 // co-simulation adapters (cpp_model/common/cfg_op.h, tb/common/reg_bus.h).
@@ -57,8 +89,8 @@ using CfgOp = ll::CfgOp;
 // cfg_re_i, cfg_addr_i, cfg_wdata_i, cfg_rdata_o, cfg_rvalid_o, init_done_o), bound,
 // driven and sampled the same way by every bench. In / Out are the model's port structs.
 struct RegPort {
-  sc_signal<bool> we, re, rvalid, init_done;
-  sc_signal<uint32_t> addr, wdata, rdata;
+  Wire<bool> we, re, rvalid, init_done;
+  Wire<uint32_t> addr, wdata, rdata;
   template <class Dut>
   void bind(Dut& d) {
     d.cfg_we_i(we);
@@ -91,13 +123,13 @@ enum Exit : int { kPass = 0, kUsage = 2, kMismatch = 3, kCoverage = 4, kStimulus
 class Rng {
  public:
   explicit Rng(uint64_t seed) : s_(seed ^ 0xD1B54A32D192ED03ull) {}
-  uint64_t next() {
+  [[gnu::always_inline]] uint64_t next() {
     uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  uint64_t below(uint64_t n) { return n ? static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64) : 0; }
+  [[gnu::always_inline]] uint64_t below(uint64_t n) { return n ? static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64) : 0; }
   uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }  // inclusive
   bool chance(unsigned percent) { return below(100) < percent; }
 
@@ -105,18 +137,33 @@ class Rng {
   uint64_t s_;
 };
 
+}  // namespace ll::tb
+
+// The start of the executable's image and of its writable data (GNU ld's default linker
+// script and glibc's crt1): the bytes between them (code, string literals, other constant
+// data) never change while the bench runs.
+extern "C" char __executable_start[], __data_start[];
+
+namespace ll::tb {
+
+inline bool in_constant_image(const char* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  return a >= reinterpret_cast<uintptr_t>(__executable_start) && a < reinterpret_cast<uintptr_t>(__data_start);
+}
+
 class Coverage {
  public:
   // Bins are hit on most cycles, so the hot form takes the bin's name as a C string and
-  // finds its counter through a cache keyed by the string's address (a literal's address
-  // is stable): no std::string is built and no name is compared on the common path. The
-  // cached name is still checked against the string, so a reused buffer cannot be counted
-  // in a stale bin.
+  // finds its counter through a cache keyed by the string's address: no std::string is
+  // built on the common path. A string in the executable's constant image (a literal, or a
+  // table of them) cannot change, so its address alone identifies the bin; any other
+  // string's cached name is checked against it, so a reused buffer cannot be counted in a
+  // stale bin.
   void hit(const char* bin, uint64_t n = 1) {
     Slot& s = cache_[(reinterpret_cast<uintptr_t>(bin) >> 3) % kCache];
-    if (s.key != bin || std::strcmp(s.name, bin) != 0) {
+    if (s.key != bin || (!s.constant && std::strcmp(s.name, bin) != 0)) {
       const auto it = hits_.try_emplace(bin, 0).first;
-      s = Slot{bin, it->first.c_str(), &it->second};
+      s = Slot{bin, it->first.c_str(), &it->second, in_constant_image(bin)};
     }
     *s.count += n;
   }
@@ -136,6 +183,7 @@ class Coverage {
     const char* key = nullptr;
     const char* name = "";
     uint64_t* count = nullptr;
+    bool constant = false;  // key lies in the constant image (in_constant_image)
   };
   static constexpr size_t kCache = 509;
   Slot cache_[kCache];
@@ -168,22 +216,42 @@ int run_lockstep(const Options& o, const Params& params) {
     std::cerr << "tb " << o.block << " " << o.set << ": bad parameter set: " << e.what() << "\n";
     return kUsage;
   }
-  sc_signal<bool> clk{"clk"};
-  bench->dut().clk_i(clk);
+  Wire<bool> clk;
+  using Dut = std::remove_reference_t<decltype(bench->dut())>;
+  auto& dut = bench->dut();
+  void (Dut::*const eval)() = EvalAccess<Dut>::eval;
+  if (!eval) {
+    std::cerr << "tb " << o.block << " " << o.set << ": no EvalGrant for this Verilated top (LL_TB_MAIN)\n";
+    return kUsage;
+  }
+  dut.clk_i(clk);
   bench->bind();
 #if LL_TRACE
-  std::unique_ptr<VerilatedVcdSc> tfp;
+  std::unique_ptr<VerilatedVcdC> tfp;
 #endif
-  sc_start(SC_ZERO_TIME);
+  sc_start(SC_ZERO_TIME);  // elaboration, and the module's first eval (initial blocks)
 #if LL_TRACE
   const std::string vcd = o.out + "/" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".vcd";
   if (o.wave_from >= 0) {
-    tfp = std::make_unique<VerilatedVcdSc>();
-    bench->dut().trace(tfp.get(), 99);
+    tfp = std::make_unique<VerilatedVcdC>();
+    dut.trace(tfp.get(), 99);
+    tfp->set_time_unit("1ps");
+    tfp->set_time_resolution("1ps");
   }
 #else
   const std::string vcd;
 #endif
+  // One half cycle: the clock level, Verilator's time (ps; two halves of 1 ns per cycle,
+  // the times the SystemC kernel gave), the module's eval, and the waveform sample.
+  VerilatedContext* const ctx = Verilated::threadContextp();
+  auto half = [&](bool level, uint64_t ps) {
+    clk.write(level);
+    ctx->time(ps);
+    (dut.*eval)();
+#if LL_TRACE
+    if (tfp && tfp->isOpen()) tfp->dump(ps);
+#endif
+  };
 
   // A bench may also ask for a reset at a moment of its choosing (a rare state worth a reset
   // in the middle of it): `bool want_reset()`, asked after each live cycle; the reset then
@@ -203,9 +271,9 @@ int run_lockstep(const Options& o, const Params& params) {
       if (c >= mid_at[k] && c < mid_at[k] + mid_len[k]) return true;
     return false;
   };
-  const sc_time half(1, SC_NS);
   uint64_t valid_cycles = 0, live_cycles = 0, compared = 0;
   const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();  // the machine is shared: CPU time is the figure to compare
 
   // Cycle 0 is not compared (the DUT's state is defined from the first reset edge on), so
   // the run takes one more cycle than it compares: --cycles N compares exactly N.
@@ -214,11 +282,10 @@ int run_lockstep(const Options& o, const Params& params) {
     In in = bench->stimulus(c, in_reset);
     in.rst_n = !in_reset;
     bench->drive(in);
-    clk.write(false);
-    sc_start(half);
 #if LL_TRACE
     if (tfp && !tfp->isOpen() && static_cast<int64_t>(c) >= o.wave_from) tfp->open(vcd.c_str());
 #endif
+    half(false, 2000 * c);
     if (c > 0) {  // the DUT's state is defined from the first reset edge on
       const Out act = bench->sample();
       const Out exp = bench->expected(in);
@@ -248,11 +315,11 @@ int run_lockstep(const Options& o, const Params& params) {
     if constexpr (HasWantReset<B>::value) {
       if (!in_reset && bench->want_reset()) asked_until = c + 1 + 4;
     }
-    clk.write(true);
-    sc_start(half);
+    half(true, 2000 * c + 1000);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  bench->dut().final();
+  const double cpu_secs = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  dut.final();
 #if VM_COVERAGE
   // make coverage: this run's line/toggle counts, merged across sets and seeds later.
   const std::string vcov = o.out + "/vcov_" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".dat";
@@ -263,7 +330,8 @@ int run_lockstep(const Options& o, const Params& params) {
   const double vf = live_cycles ? static_cast<double>(valid_cycles) / live_cycles : 0.0;
   std::cout << "tb " << o.block << " set " << o.set << " seed " << o.seed << ": " << compared
             << " cycles compared, 0 mismatches, " << static_cast<uint64_t>(compared / secs)
-            << " cycles/s, inputs valid on " << static_cast<int>(vf * 100 + 0.5) << "% of cycles\n";
+            << " cycles/s, " << static_cast<uint64_t>(compared / std::max(cpu_secs, 1e-6))
+            << " cycles/s CPU, inputs valid on " << static_cast<int>(vf * 100 + 0.5) << "% of cycles\n";
   if (vf < 0.5) {
     std::cout << "  FAIL: inputs valid on fewer than 50% of live cycles\n";
     rc = kStimulus;
@@ -279,9 +347,11 @@ int run_lockstep(const Options& o, const Params& params) {
 // Each bench's sc_main. The bench file defines LL_TB_BENCH (its class template) and
 // includes the generated tb_sets.h, which defines LL_TB_SETS(X) as one
 // X(name, VerilatedTop, "Param=value,...") per parameter set, and LL_TB_SET_NAMES.
+#define LL_TB_GRANT_EVAL(name, V, params) template struct ll::tb::EvalGrant<V, &V::eval>;
 #define LL_TB_DISPATCH_ONE(name, V, params) \
   if (opt.set == #name) return ll::tb::run_lockstep<LL_TB_BENCH<V>>(opt, ll::tb::parse_params(params));
 #define LL_TB_MAIN(block)                                                                    \
+  LL_TB_SETS(LL_TB_GRANT_EVAL)                                                               \
   int sc_main(int argc, char** argv) {                                                       \
     const auto opt = ll::tb::parse_args(argc, argv, block);                                  \
     if (opt.list_sets) { std::cout << LL_TB_SET_NAMES << "\n"; return 0; }                  \

@@ -406,11 +406,11 @@ class DcqcnBench {
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
-  sc_signal<bool> rst_n_, tick_, ce_valid_, ce_ready_, cnpo_valid_, cnpo_ready_, cnp_valid_, cnp_ready_,
+  ll::tb::Wire<bool> rst_n_, tick_, ce_valid_, ce_ready_, cnpo_valid_, cnpo_ready_, cnp_valid_, cnp_ready_,
       sent_valid_, sent_ready_, rate_valid_, enq_valid_, enq_ready_, grant_valid_, grant_ready_;
-  sc_signal<uint32_t> ce_flow_, cnpo_flow_, cnp_qp_, sent_qp_, sent_bytes_, rate_qp_, enq_qp_, enq_bytes_,
+  ll::tb::Wire<uint32_t> ce_flow_, cnpo_flow_, cnp_qp_, sent_qp_, sent_bytes_, rate_qp_, enq_qp_, enq_bytes_,
       grant_qp_, grant_bytes_;
-  sc_signal<uint64_t> rate_;
+  ll::tb::Wire<uint64_t> rate_;
 
   std::vector<bool> in_wheel_;
   std::vector<uint32_t> hot_;

@@ -136,7 +136,7 @@ class DrillBench {
       program_delay_ = rng_.chance(75) ? rng_.range(30, 300) : 0;
       program_at_ = ~0ull;
       storm_until_ = 0;
-      for (auto& h : hist_) h.clear();
+      for (auto& h : hist_) h.n = 0;
     }
     model_.tick(in);
     if (in.rst_n) cover_decisions(in);
@@ -338,15 +338,14 @@ class DrillBench {
     const uint64_t fmask = ll::low_mask(cfg_.flow_aw());
     for (unsigned e = 0; e < cfg_.Engines; ++e) {
       const dr::Trace& t = model_.trace(e);
-      auto& h = hist_[e];
-      const int64_t hash = h.size() >= lat ? h[h.size() - lat] : -1;
+      History& h = hist_[e];
+      const int64_t hash = h.n == lat ? h.v[h.head] : -1;  // accepted lat cycles ago
       const bool wrote = t.valid && !t.empty && t.kind == dr::kKindFlowNew && hash >= 0;
       const uint64_t idx = wrote ? (static_cast<uint64_t>(hash) & fmask) : 0;
       if (wrote && last_write_[e] && last_idx_[e] == idx) cov_.hit("flow_write_back_to_back_same_entry");
       last_write_[e] = wrote;
       last_idx_[e] = idx;
-      h.push_back(in.valid[e] && o.ready[e] ? static_cast<int64_t>(in.hash[e]) : -1);
-      if (h.size() > lat) h.pop_front();
+      h.push(in.valid[e] && o.ready[e] ? static_cast<int64_t>(in.hash[e]) : -1, lat);
     }
   }
 
@@ -514,14 +513,14 @@ class DrillBench {
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
-  sc_signal<bool> rst_n_, occ_we_;
-  sc_signal<bool> valid_[4], ready_[4], grp_en_[4], out_valid_[4], out_empty_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_hash_i)>> hash_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_mask_i)>> mask_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_grp_i)>> grp_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().e0_out_port_o)>> out_port_[4];
-  sc_signal<PortT<decltype(std::declval<Dut>().occ_port_i)>> occ_port_;
-  sc_signal<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
+  ll::tb::Wire<bool> rst_n_, occ_we_;
+  ll::tb::Wire<bool> valid_[4], ready_[4], grp_en_[4], out_valid_[4], out_empty_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_hash_i)>> hash_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_mask_i)>> mask_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_grp_i)>> grp_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().e0_out_port_o)>> out_port_[4];
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().occ_port_i)>> occ_port_;
+  ll::tb::Wire<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
 
   uint32_t omax_ = 0;
   uint64_t pmask_ = 0, fixed_mask_ = 0xFFFFFFFFFFFFFFFFull;
@@ -541,7 +540,20 @@ class DrillBench {
   uint32_t pair_[4][2] = {};
   bool pair_last_[4] = {}, last_write_[4] = {};
   uint64_t last_idx_[4] = {};
-  std::deque<int64_t> hist_[4];
+  // the last latency() accepted hashes of an engine (-1: none), a ring, oldest at head
+  struct History {
+    int64_t v[8] = {};
+    unsigned head = 0, n = 0;
+    void push(int64_t x, unsigned lat) {
+      if (n < lat) {
+        v[(head + n++) % lat] = x;
+      } else {
+        v[head] = x;
+        head = (head + 1) % lat;
+      }
+    }
+  };
+  History hist_[4];
 };
 
 }  // namespace

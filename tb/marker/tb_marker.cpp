@@ -514,9 +514,9 @@ class MarkerBench {
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
-  sc_signal<bool> rst_n_, ev_valid_, ev_ready_, ev_deq_, ev_ect_, ev_lossless_, dec_valid_,
+  ll::tb::Wire<bool> rst_n_, ev_valid_, ev_ready_, ev_deq_, ev_ect_, ev_lossless_, dec_valid_,
       dec_ready_, dec_mark_, dec_drop_;
-  sc_signal<uint32_t> ev_queue_, ev_qlen_, dec_queue_;
+  ll::tb::Wire<uint32_t> ev_queue_, ev_qlen_, dec_queue_;
 
   std::vector<mk::Profile> shadow_;
   std::vector<uint32_t> qmap_;

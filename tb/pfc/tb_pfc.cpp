@@ -513,9 +513,9 @@ class PfcBench {
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
-  sc_signal<bool> rst_n_, adm_valid_, adm_ready_, adm_ll_, dec_valid_, dep_valid_, dep_ready_, dep_ll_,
+  ll::tb::Wire<bool> rst_n_, adm_valid_, adm_ready_, adm_ll_, dec_valid_, dep_valid_, dep_ready_, dep_ll_,
       pfc_valid_, pfc_ready_, tick_, pause_valid_;
-  sc_signal<uint32_t> adm_iport_, adm_eport_, adm_prio_, adm_len_, dec_, dec_why_, dep_iport_, dep_eport_,
+  ll::tb::Wire<uint32_t> adm_iport_, adm_eport_, adm_prio_, adm_len_, dec_, dec_why_, dep_iport_, dep_eport_,
       dep_prio_, dep_len_, pfc_port_, pfc_prio_, pfc_quanta_, pause_port_, pause_prio_, pause_quanta_,
       eg_qport_, eg_paused_, eg_storm_;
 

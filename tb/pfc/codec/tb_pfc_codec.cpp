@@ -256,10 +256,10 @@ class CodecBench {
   Rng rng_;
   Coverage& cov_;
   Dut dut_{"dut"};
-  sc_signal<bool> rst_n_, req_valid_, tx_valid_, tx_ready_, tx_last_, frame_sent_, rx_valid_, rx_ready_,
+  ll::tb::Wire<bool> rst_n_, req_valid_, tx_valid_, tx_ready_, tx_last_, frame_sent_, rx_valid_, rx_ready_,
       rx_last_, rx_err_, evt_valid_, evt_ready_, good_, bad_;
-  sc_signal<uint32_t> req_prio_, req_quanta_, tx_keep_, rx_keep_, evt_prio_, evt_quanta_;
-  sc_signal<uint64_t> src_mac_, tx_data_, rx_data_;
+  ll::tb::Wire<uint32_t> req_prio_, req_quanta_, tx_keep_, rx_keep_, evt_prio_, evt_quanta_;
+  ll::tb::Wire<uint64_t> src_mac_, tx_data_, rx_data_;
   uint64_t mac_ = 0;
   unsigned burst_ = 0, tx_beat_ = 0;
   std::vector<uint8_t> frame_;
