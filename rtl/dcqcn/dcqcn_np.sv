@@ -8,6 +8,9 @@
 // Two-stage read-modify-write (S0 read, S1 decide + write) with forwarding of the word
 // written in the previous cycle (read-first RAM); whether to forward is decided in S0
 // (the packet in S1 then is the one written back next), so S1 starts from a register.
+// An entry is written only when its flow sends ({seen, last} = {1, now}): without a CNP
+// the entry would be written back unchanged, so the write data does not wait for the
+// decision, and only a written word is forwarded.
 // The interval test (now - last) mod 2^TW >= interval is one adder (see S1) and a
 // comparison beside it, not a subtraction followed by a comparison.
 // CNPs wait in a 4-entry FIFO; ce_ready_o leaves room for the packet in S1, so the FIFO
@@ -65,7 +68,9 @@ module dcqcn_np #(
   logic          s1_valid_q, wb_valid_q, fwd_q;
   logic [QW-1:0] s1_flow_q, wb_flow_q;
   logic [TW-1:0] s1_t_q;
-  logic [EW-1:0] wb_q, ent, ent_new;
+  logic [EW-1:0] ent;
+  logic [TW-1:0] wb_t_q;      // the time the packet now past S1 wrote (if wb_send_q)
+  logic          wb_send_q;   // that packet sent a CNP, so it wrote its entry
   logic          send;
   logic [QW-1:0] fifo_q [Depth];
   logic [1:0]    rd_q, wr_q;
@@ -80,7 +85,7 @@ module dcqcn_np #(
   logic fwd_d;
   assign fwd_d = s1_valid_q && (s1_flow_q == ce_flow_i);
 
-  assign ent = fwd_q ? wb_q : ram_rdata;
+  assign ent = (fwd_q && wb_send_q) ? {1'b1, wb_t_q} : ram_rdata;
 
   // Interval test, d = (t - last) mod 2^TW, I = interval: d >= I iff d + ~I + 1 carries
   // out of TW bits. With S = t + ~last + ~I + 2 (TW + 2 bits, no overflow) and
@@ -115,10 +120,9 @@ module dcqcn_np #(
 
   always_comb begin
     send    = per_pkt_i || !ent[TW] || iv_ge;
-    ent_new = send ? {1'b1, s1_t_q} : ent;
-    ram_we    = done ? s1_valid_q : sw_we;
+    ram_we    = done ? (s1_valid_q && send) : sw_we;
     ram_waddr = done ? s1_flow_q : sw_addr;
-    ram_wdata = done ? ent_new : '0;
+    ram_wdata = done ? {1'b1, s1_t_q} : '0;
   end
 
   assign cnp_valid_o = n_q != '0;
@@ -148,7 +152,8 @@ module dcqcn_np #(
     s1_flow_q <= ce_flow_i;
     s1_t_q    <= now_i;
     wb_flow_q <= s1_flow_q;
-    wb_q      <= ent_new;
+    wb_t_q    <= s1_t_q;
+    wb_send_q <= send;
     if (cnp_sent_o) fifo_q[wr_q] <= s1_flow_q;
   end
 
