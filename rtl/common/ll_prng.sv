@@ -1,8 +1,11 @@
 // ll_prng: the project's shared random-number primitive.
 //
 // xoroshiro128+ (Blackman & Vigna), one full state step per accepted draw.
-//   rand_o  = s0 + s1            (64 bits; kept in its own register, computed from the
-//                                 next state, so the adder is off the consumer's path)
+//   rand_o  = s0 + s1            (64 bits; with OutReg = 1 kept in its own register,
+//                                 computed from the next state, so the adder is off the
+//                                 consumer's path; with OutReg = 0 the sum of the state
+//                                 registers, for a consumer that registers the bits it
+//                                 takes anyway: the same value, without 64 flip-flops)
 //   on en_i: s1' = s0 ^ s1
 //            s0' = rotl(s0, 24) ^ s1' ^ (s1' << 16)
 //            s1'' = rotl(s1', 37)
@@ -15,7 +18,8 @@
 `default_nettype none
 
 module ll_prng #(
-  parameter logic [63:0] Seed = 64'h0123_4567_89AB_CDEF  // reset value of the state
+  parameter logic [63:0] Seed   = 64'h0123_4567_89AB_CDEF,  // reset value of the state
+  parameter bit          OutReg = 1'b1  // 1: rand_o from its own register; 0: s0 + s1 (same value)
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,   // synchronous, active low
@@ -26,7 +30,10 @@ module ll_prng #(
 
   logic [63:0] s0_q, s1_q, s0_d, s1_d, t, rand_q;
 
-  assign rand_o = rand_q;
+  // rand_q == s0_q + s1_q after every edge (reset and step write both from the same
+  // next state), so the two forms give the same draw; with OutReg = 0 rand_q has no
+  // reader and synthesis removes it
+  assign rand_o = OutReg ? rand_q : (s0_q + s1_q);
 
   assign t    = s0_q ^ s1_q;
   assign s0_d = {s0_q[39:0], s0_q[63:40]} ^ t ^ {t[47:0], 16'h0000};

@@ -6,8 +6,15 @@
 //    interval_i ticks old (the first mark after a quiet window goes out at once), i.e.
 //    at most one CNP per flow per interval.
 // Two-stage read-modify-write (S0 read, S1 decide + write) with forwarding of the word
-// written in the previous cycle (read-first RAM). CNPs wait in a 4-entry FIFO; ce_ready_o
-// leaves room for the packet in S1, so the FIFO never overflows.
+// written in the previous cycle (read-first RAM); whether to forward is decided in S0
+// (the packet in S1 then is the one written back next), so S1 starts from a register.
+// An entry is written only when its flow sends ({seen, last} = {1, now}): without a CNP
+// the entry would be written back unchanged, so the write data does not wait for the
+// decision, and only a written word is forwarded.
+// The interval test (now - last) mod 2^TW >= interval is one adder (see S1) and a
+// comparison beside it, not a subtraction followed by a comparison.
+// CNPs wait in a 4-entry FIFO; ce_ready_o leaves room for the packet in S1, so the FIFO
+// never overflows.
 // C++ twin: ll::dcqcn::NpCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
@@ -58,10 +65,12 @@ module dcqcn_np #(
     .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
   );
 
-  logic          s1_valid_q, wb_valid_q;
+  logic          s1_valid_q, wb_valid_q, fwd_q;
   logic [QW-1:0] s1_flow_q, wb_flow_q;
   logic [TW-1:0] s1_t_q;
-  logic [EW-1:0] wb_q, ent, ent_new;
+  logic [EW-1:0] ent;
+  logic [TW-1:0] wb_t_q;      // the time the packet now past S1 wrote (if wb_send_q)
+  logic          wb_send_q;   // that packet sent a CNP, so it wrote its entry
   logic          send;
   logic [QW-1:0] fifo_q [Depth];
   logic [1:0]    rd_q, wr_q;
@@ -71,13 +80,49 @@ module dcqcn_np #(
   assign ce_ready_o = done && (32'(n_q) + (s1_valid_q ? 32'd1 : 32'd0) < Depth);
   assign acc        = ce_ready_o && ce_valid_i;
 
+  // S1's forwarding test one cycle early: fwd_q == (wb_valid_q && wb_flow_q == s1_flow_q)
+  // in every cycle (wb_* take s1_* and s1_flow_q takes ce_flow_i on every edge)
+  logic fwd_d;
+  assign fwd_d = s1_valid_q && (s1_flow_q == ce_flow_i);
+
+  assign ent = (fwd_q && wb_send_q) ? {1'b1, wb_t_q} : ram_rdata;
+
+  // Interval test, d = (t - last) mod 2^TW, I = interval: d >= I iff d + ~I + 1 carries
+  // out of TW bits. With S = t + ~last + ~I + 2 (TW + 2 bits, no overflow) and
+  // wrap = (t >= last), d + ~I + 1 = S - wrap * 2^TW, so
+  //   d >= I  iff  S >= (1 + wrap) * 2^TW  iff  wrap ? S[TW+1] : (S[TW+1] | S[TW]).
+  // S: one carry-save layer (iv_s, iv_cy; the free low bit of the carries is one + 1),
+  // then only its top two bits, carry-select: the low LW bits' carry-out (with the other
+  // + 1 as carry-in: a - ~b = a + b + 1) picks one of the two high sums formed beside it.
+  // wrap is split the same way (high greater, or high equal and low at least).
+  localparam int LW = (TW + 2) / 2;     // low part of S
+  localparam int HW = TW + 2 - LW;      // high part of S
+  localparam int WL = TW / 2;           // low part of the wrap comparison
+  logic [TW+1:0] iv_a, iv_b, iv_c, iv_s, iv_cy;
+  logic [LW:0]   iv_lo;                 // {carry-out, low sum}
+  logic [HW-1:0] iv_hi0, iv_hi1;        // high sums without / with the low carry
+  logic [1:0]    iv_top;                // S[TW+1:TW]
+  logic          iv_wrap, iv_ge;
   always_comb begin
-    ent     = (wb_valid_q && wb_flow_q == s1_flow_q) ? wb_q : ram_rdata;
-    send    = per_pkt_i || !ent[TW] || ((s1_t_q - ent[TW-1:0]) >= TW'(interval_i));
-    ent_new = send ? {1'b1, s1_t_q} : ent;
-    ram_we    = done ? s1_valid_q : sw_we;
+    iv_a  = {2'b00, s1_t_q};
+    iv_b  = {2'b00, ~ent[TW-1:0]};
+    iv_c  = {2'b00, ~{{(TW - 32){1'b0}}, interval_i}};   // ~I, I zero-extended to TW bits
+    iv_s  = iv_a ^ iv_b ^ iv_c;
+    iv_cy = {(iv_a[TW:0] & iv_b[TW:0]) | (iv_a[TW:0] & iv_c[TW:0]) | (iv_b[TW:0] & iv_c[TW:0]), 1'b1};
+    iv_lo  = {1'b0, iv_s[LW-1:0]} - {1'b1, ~iv_cy[LW-1:0]};   // s + cy + 1, LW + 1 bits
+    iv_hi0 = iv_s[TW+1:LW] + iv_cy[TW+1:LW];
+    iv_hi1 = iv_s[TW+1:LW] - ~iv_cy[TW+1:LW];                 // s + cy + 1
+    iv_top = iv_lo[LW] ? iv_hi1[HW-1 -: 2] : iv_hi0[HW-1 -: 2];
+    iv_wrap = (s1_t_q[TW-1:WL] > ent[TW-1:WL])
+           || ((s1_t_q[TW-1:WL] == ent[TW-1:WL]) && (s1_t_q[WL-1:0] >= ent[WL-1:0]));
+    iv_ge   = iv_wrap ? iv_top[1] : (iv_top[1] | iv_top[0]);
+  end
+
+  always_comb begin
+    send    = per_pkt_i || !ent[TW] || iv_ge;
+    ram_we    = done ? (s1_valid_q && send) : sw_we;
     ram_waddr = done ? s1_flow_q : sw_addr;
-    ram_wdata = done ? ent_new : '0;
+    ram_wdata = done ? {1'b1, s1_t_q} : '0;
   end
 
   assign cnp_valid_o = n_q != '0;
@@ -89,12 +134,14 @@ module dcqcn_np #(
     if (!rst_ni) begin
       s1_valid_q <= 1'b0;
       wb_valid_q <= 1'b0;
+      fwd_q      <= 1'b0;
       rd_q       <= '0;
       wr_q       <= '0;
       n_q        <= '0;
     end else begin
       s1_valid_q <= acc;
       wb_valid_q <= s1_valid_q;
+      fwd_q      <= fwd_d;
       if (pop) rd_q <= rd_q + 1'b1;
       if (cnp_sent_o) wr_q <= wr_q + 1'b1;
       n_q <= n_q + (cnp_sent_o ? 3'd1 : 3'd0) - (pop ? 3'd1 : 3'd0);
@@ -105,13 +152,21 @@ module dcqcn_np #(
     s1_flow_q <= ce_flow_i;
     s1_t_q    <= now_i;
     wb_flow_q <= s1_flow_q;
-    wb_q      <= ent_new;
+    wb_t_q    <= s1_t_q;
+    wb_send_q <= send;
     if (cnp_sent_o) fifo_q[wr_q] <= s1_flow_q;
   end
 
   assign init_done_o = done;
 
 `ifndef SYNTHESIS
+  // the early forwarding test agrees with its direct form (the interval test is left to
+  // the lockstep bench: the model's direct formula)
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      `LL_ASSERT(fwd_q == (wb_valid_q && wb_flow_q == s1_flow_q), ("dcqcn_np: early forwarding test disagrees"))
+    end
+  end
   // valid/ready: a CNP offered and not taken stays offered, with the same flow
   ll_vr_stable #(.W(QW)) u_vr_cnp (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (cnp_valid_o), .ready_i (cnp_ready_i),

@@ -232,9 +232,10 @@ module drill_engine #(
   end
 
   // PRNG: one draw per packet, in every mode, taken in Q0 and registered (so the
-  // 64-bit adder of xoroshiro128+ is not in front of the Q1 multipliers)
+  // 64-bit adder of xoroshiro128+ is not in front of the Q1 multipliers); the draw is the
+  // sum of the state registers (OutReg = 0): r1_rnd_q is its only register
   logic [63:0] rnd;
-  ll_prng #(.Seed(Seed)) u_prng (
+  ll_prng #(.Seed(Seed), .OutReg(1'b0)) u_prng (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .en_i   (s0_valid),
@@ -435,7 +436,10 @@ module drill_engine #(
   // rank[i] = number of candidates that beat candidate i. Candidate i beats j (i < j)
   // iff occ_i <= occ_j: the lower occupancy wins, a tie goes to the lower candidate
   // index (samples in draw order, then memory entries in slot order).
+  // top[i] (rank 0: no candidate beats i) is an AND of the comparisons, not a sum of
+  // them compared with 0; the sums are only needed for the memory slots r >= 1 (M >= 2).
   logic [K*RkW-1:0] rank;
+  logic [K-1:0]     top;
   always_comb begin
     logic [K*K-1:0] beats;   // beats[i*K+j]: candidate i beats candidate j
     logic           bij;
@@ -451,8 +455,10 @@ module drill_engine #(
     end
     for (int i = 0; i < K; i++) begin
       rank[i*RkW +: RkW] = '0;
+      top[i]             = 1'b1;
       for (int j = 0; j < K; j++) begin
         if (j != i) rank[i*RkW +: RkW] = rank[i*RkW +: RkW] + RkW'(beats[j*K+i]);
+        if (j != i && beats[j*K+i]) top[i] = 1'b0;
       end
     end
   end
@@ -461,14 +467,14 @@ module drill_engine #(
   always_comb begin
     win_port = '0;
     for (int i = 0; i < K; i++) begin
-      if (cand_v[i] && rank[i*RkW +: RkW] == '0) win_port = win_port | cand_port[i*PortAw +: PortAw];
+      if (cand_v[i] && top[i]) win_port = win_port | cand_port[i*PortAw +: PortAw];
     end
     // new memory: slot r takes the candidate of rank r (the m least loaded)
     for (int r = 0; r < MM; r++) begin
       mem_d[r*PortAw +: PortAw] = '0;
       mem_v_d[r] = 1'b0;
       for (int i = 0; i < K; i++) begin
-        if (cand_v[i] && rank[i*RkW +: RkW] == RkW'(r)) begin
+        if (cand_v[i] && ((r == 0) ? top[i] : (rank[i*RkW +: RkW] == RkW'(r)))) begin
           mem_d[r*PortAw +: PortAw] = mem_d[r*PortAw +: PortAw] | cand_port[i*PortAw +: PortAw];
           mem_v_d[r] = 1'b1;
         end

@@ -9,6 +9,10 @@
 //   (x - y) >>> s = (x >> s) - (y >> s) - borrow,  borrow = (x mod 2^s) < (y mod 2^s)
 // (floor division of a difference), which is exactly the arithmetic shift of the spec;
 // the lockstep bench checks it against the model's direct formula.
+// The three-input sum avg + xs + ~ys (+ 1) is first reduced to two operands by a
+// carry-save layer (one XOR / majority per bit), so it takes one carry chain, and the
+// borrow (a comparison, another chain) is not that chain's carry-in: both sums (borrow 0
+// and 1) are formed alongside it and the borrow picks one.
 `default_nettype none
 
 module marker_ewma #(
@@ -27,7 +31,7 @@ module marker_ewma #(
   end
 
   localparam int AW = QW + 8;
-  logic [AW-1:0] x, xs, ys, xlow, ylow, mask, upd;
+  logic [AW-1:0] x, xs, ys, xlow, ylow, mask, upd, upd_b0, upd_b1, nys, cs_s, cs_c;
   logic          borrow;
 
   assign x      = {qlen_i, 8'h00};
@@ -37,7 +41,14 @@ module marker_ewma #(
   assign xlow   = x & mask;
   assign ylow   = avg_i & mask;
   assign borrow = xlow < ylow;
-  assign upd    = avg_i + xs - ys - AW'(borrow);
+  // avg + xs + ~ys = cs_s + cs_c (mod 2^AW): carry-save, the carries one place up; the
+  // free low bit of the carries takes the + 1 of the borrow-0 sum, so each sum is one adder
+  assign nys    = ~ys;
+  assign cs_s   = avg_i ^ xs ^ nys;
+  assign cs_c   = {((avg_i[AW-2:0] & xs[AW-2:0]) | (avg_i[AW-2:0] & nys[AW-2:0]) | (xs[AW-2:0] & nys[AW-2:0])), 1'b0};
+  assign upd_b0 = cs_s + {cs_c[AW-1:1], 1'b1};  // avg + xs - ys
+  assign upd_b1 = cs_s + cs_c;                  // avg + xs - ys - 1
+  assign upd    = borrow ? upd_b1 : upd_b0;
   assign avg_o  = deq_i ? avg_i : upd;
   assign qeff_o = ewma_i ? avg_o[QW+7:8] : qlen_i;
 endmodule

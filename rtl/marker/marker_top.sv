@@ -95,7 +95,7 @@ module marker_top #(
   logic [QW-1:0] prof_kmin_q [Profiles];
   logic [QW-1:0] prof_kmax_q [Profiles];
   logic [15:0]   prof_m_q    [Profiles];
-  logic [5:0]    prof_e_q    [Profiles];
+  logic [5:0]    prof_sh_q   [Profiles];  // the random test's shift 48 - min(E, 48)
   logic [7:0]    prof_flags_q[Profiles];
 
   logic cfg_wr;
@@ -129,19 +129,26 @@ module marker_top #(
     end
   end
 
+  // The random test compares the top min(E, 48) bits of a 48-bit draw (marker_prob): a
+  // profile keeps the shift 48 - min(E, 48) that takes them, computed here when the row
+  // is committed, so stage S4 starts from a register (E above 48 acts as 48)
+  logic [5:0] stage_e, stage_shift;
+  assign stage_e     = stage_slope_q[21:16];
+  assign stage_shift = 6'd48 - ((stage_e > 6'd48) ? 6'd48 : stage_e);
+
   for (genvar p = 0; p < Profiles; p++) begin : g_prof
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         prof_kmin_q[p]  <= '0;
         prof_kmax_q[p]  <= '0;
         prof_m_q[p]     <= '0;
-        prof_e_q[p]     <= '0;
+        prof_sh_q[p]    <= '0;
         prof_flags_q[p] <= '0;
       end else if (commit && (32'(commit_idx) == p)) begin
         prof_kmin_q[p]  <= stage_kmin_q[QW-1:0];
         prof_kmax_q[p]  <= stage_kmax_q[QW-1:0];
         prof_m_q[p]     <= stage_slope_q[15:0];
-        prof_e_q[p]     <= stage_slope_q[21:16];
+        prof_sh_q[p]    <= stage_shift;
         prof_flags_q[p] <= stage_flags_q[7:0];
       end
     end
@@ -244,7 +251,7 @@ module marker_top #(
   logic [QIdxW-1:0] s2_queue_q;
   logic [QW-1:0]    s2_qeff_q, s2_kmin_q, s2_kmax_q;
   logic [15:0]      s2_m_q;
-  logic [5:0]       s2_e_q;
+  logic [5:0]       s2_sh_q;
   logic             s2_enable_q, s2_point_q, s2_drop_en_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s2_valid_q <= 1'b0;
@@ -260,7 +267,7 @@ module marker_top #(
       s2_kmin_q     <= prof_kmin_q[pid];
       s2_kmax_q     <= prof_kmax_q[pid];
       s2_m_q        <= prof_m_q[pid];
-      s2_e_q        <= prof_e_q[pid];
+      s2_sh_q       <= prof_sh_q[pid];
       s2_enable_q   <= flags[0];
       s2_point_q    <= flags[2];
       s2_drop_en_q  <= flags[3];
@@ -291,7 +298,7 @@ module marker_top #(
   logic [QIdxW-1:0] s3_queue_q;
   logic [QW-1:0]    s3_excess_q;
   logic [15:0]      s3_m_q;
-  logic [5:0]       s3_e_q;
+  logic [5:0]       s3_sh_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s3_valid_q <= 1'b0;
     else if (adv) s3_valid_q <= s2_valid_q;
@@ -303,7 +310,7 @@ module marker_top #(
       s3_linear_q   <= linear;
       s3_excess_q   <= excess;
       s3_m_q        <= s2_m_q;
-      s3_e_q        <= s2_e_q;
+      s3_sh_q       <= s2_sh_q;
       s3_act_mark_q <= act_mark;
       s3_act_drop_q <= act_drop;
     end
@@ -313,7 +320,7 @@ module marker_top #(
   logic             s4_valid_q, s4_above_q, s4_linear_q, s4_act_mark_q, s4_act_drop_q;
   logic [QIdxW-1:0] s4_queue_q;
   logic [QW+15:0]   s4_prod_q;
-  logic [5:0]       s4_e_q;
+  logic [5:0]       s4_sh_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s4_valid_q <= 1'b0;
     else if (adv) s4_valid_q <= s3_valid_q;
@@ -324,7 +331,7 @@ module marker_top #(
       s4_above_q    <= s3_above_q;
       s4_linear_q   <= s3_linear_q;
       s4_prod_q     <= s3_excess_q * s3_m_q;
-      s4_e_q        <= s3_e_q;
+      s4_sh_q       <= s3_sh_q;
       s4_act_mark_q <= s3_act_mark_q;
       s4_act_drop_q <= s3_act_drop_q;
     end
@@ -345,7 +352,7 @@ module marker_top #(
     .above_i    (s4_above_q),
     .linear_i   (s4_linear_q),
     .prod_i     (s4_prod_q),
-    .slope_e_i  (s4_e_q),
+    .shift_i    (s4_sh_q),
     .act_mark_i (s4_act_mark_q),
     .act_drop_i (s4_act_drop_q),
     .rand_i     (rnd[63:16]),
