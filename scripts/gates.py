@@ -145,14 +145,25 @@ def verilog_ports(path):
     return sorted(ports)
 
 
-def synthesise(bench, work, netlist, memories, out_v):
+# Diagnosis (--stop-after): the generic flow cut before the pass that follows the named
+# step, so a mismatch that the generic netlist shows and `elab` does not can be bisected
+# to a step of gate_script: after `synth -run begin:fine` (word-level, memories kept),
+# after `opt -full`, after `techmap` alone (techmap-raw) or with the `opt -fast` that
+# follows it (techmap; fine-grained gates before ABC). docs/gates.md has the DCQCN bisect.
+STOP_AFTER = {"fine": "opt -fast -full\n", "opt": "techmap\n", "techmap-raw": "opt -fast\nabc -fast\n",
+              "techmap": "abc -fast\n"}
+
+
+def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     """Write the netlist out_v; returns facts for the report."""
     block, name, top, params = bench["block"], bench["name"], bench["top"], bench["params"]
     read = read_script(block, top, params, memories)
     gate = synth.gate_script(top, work)
-    cut = gate.index("dfflibmap")
+    cut = gate.index(STOP_AFTER[stop_after]) if stop_after else gate.index("dfflibmap")
     if netlist == "generic":
         gate = gate[:cut]
+        if stop_after in ("fine", "opt"):   # $alu and $macc have no Verilog form: map those alone
+            gate += "techmap t:$alu t:$macc\ntechmap t:$lcu t:$alu t:$macc t:$fa\nopt_clean\n"
     elif netlist == "elab":   # diagnosis: Yosys's reading of the RTL, word-level, not synthesised
         gate = f"proc\nflatten\nhierarchy -top {top}\nopt_clean\nmemory -nomap\nmemory_map\nopt_clean\n"
     # Arrays inferred as memories outside ll_ram_1r1w (e.g. DCQCN's per-slot lists) become
@@ -334,6 +345,9 @@ def main():
     ap.add_argument("--netlist", choices=("generic", "sg13g2", "elab"), default="generic",
                     help="elab: the RTL as Yosys reads it, not synthesised (tells a frontend misreading "
                          "from a synthesis error)")
+    ap.add_argument("--stop-after", choices=sorted(STOP_AFTER),
+                    help="diagnosis, generic netlist only: stop the synthesis after this step of the flow "
+                         "(bisects a mismatch that the generic netlist shows and elab does not)")
     ap.add_argument("--memories", choices=("rtl", "flops"), default="rtl")
     ap.add_argument("--cycles", type=int, default=1000000, help="compared cycles per bench (default %(default)s)")
     ap.add_argument("--selftest", action="store_true", help="also run the negative test")
@@ -342,6 +356,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "gates"))
     a = ap.parse_args()
     a.out = os.path.abspath(a.out)
+    if a.stop_after and a.netlist != "generic":
+        die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")
     want = set(a.bench or [n for n in names if n not in OPT_IN])
     if a.selftest_only:
         want = {SELFTEST}
@@ -359,12 +375,14 @@ def main():
     os.makedirs(ndir)
     def synth_one(b):
         r = {"block": b["block"], "bench": b["name"], "set": b["set"], "params": b["params"], "top": b["top"],
-             "netlist": a.netlist, "memories": a.memories, "seed": SEED}
+             "netlist": a.netlist + (f" (stopped after {a.stop_after})" if a.stop_after else ""),
+             "memories": a.memories, "seed": SEED}
         work = os.path.join(a.out, "work", b["name"])
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         try:
-            r.update(synthesise(b, work, a.netlist, a.memories, os.path.join(ndir, f"{b['name']}.{b['set']}.v")))
+            r.update(synthesise(b, work, a.netlist, a.memories, os.path.join(ndir, f"{b['name']}.{b['set']}.v"),
+                                a.stop_after))
             print(f"gates: {b['name']}/{b['set']}: {a.netlist} netlist, {r['cells']} cells ({r['flops']} flip-flops), "
                   f"{r['rams']} RAM instances [{r['synth_s']} s, {r['synth_cpu_s']} s CPU]", flush=True)
         except RuntimeError as e:
