@@ -60,8 +60,8 @@ BENCHES = (
 # Not in the default run (`--bench dcqcn` runs it): its generic netlist (72,860 cells)
 # mismatches the model at cycle 411 of seed 1 (the STAT_ALPHA snapshot reads 0xfc000000,
 # the model 0x7c000000: bit 44 of alpha, i.e. alpha >= 1.0); its `--netlist elab` passes,
-# so synthesis introduces it; not localised yet (docs/gates.md). Its build alone is about
-# 300 CPU seconds.
+# so synthesis introduces it; bisected with --stop-after to the opt_merge after techmap,
+# not yet to one merge (docs/gates.md). Its build alone is about 300 CPU seconds.
 OPT_IN = ("dcqcn",)
 SELFTEST = "pfc_codec"     # the bench whose netlist the negative test mutates
 SEED = 1
