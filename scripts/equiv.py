@@ -332,8 +332,10 @@ write_json {work}/{tag}.json
     m2 = re.search(r"Found (\d+) \$equiv cells", st)
     if not m2:
         raise RuntimeError(f"{tag}: no equiv_status figures ({work}/{tag}.status.txt)")
+    # state registers synthesis re-encoded (fsm_recode) are paired through their code table
+    fsms = cutmiter.fsm_codes(f"{work}/gate.log") if os.path.exists(f"{work}/gate.log") else {}
     obl, res = cutmiter.prove(cutmiter.load(f"{work}/{tag}.json"), f"{work}/{tag}.aig", f"{work}/{tag}",
-                              timeout=PROOF_TIMEOUT_S)
+                              timeout=PROOF_TIMEOUT_S, fsms=fsms)
     secs = time.time() - t0
     cells = [o for o in obl["obligations"] if o["cell"]]
     extra = [o for o in obl["obligations"] if not o["cell"]]
