@@ -237,6 +237,11 @@ def build(mod, aig_path, free=frozenset(), fsms=None):
     for name, a, b, y in equivs:
         if a in dffq and b in dffq:
             lit[y] = lit[a]
+        elif b in dffq and b in lit and y not in lit:
+            # a compared net the netlist takes straight from a cut register (pfc_codec's
+            # tx_keep_o[3:0] is the flop of busy_q): its readers see that register's value,
+            # not A (equiv_make may route A's own cone through Y: Y := A would be a cycle)
+            lit[y] = lit[b]
     hyp = []
 
     def const(bit):
