@@ -16,7 +16,12 @@ obligation, one output of a combinational AIG that must be constant 0:
     obligation is D == c.
   * otherwise (ports, named nets, memory inputs): A == B, and Y := A, so the readers of
     the merged bit see the gold value (sound: if A == B is proven everywhere, the gate
-    reading A computes what it computes reading B).
+    reading A computes what it computes reading B); but Y := B's cut value when B is a
+    paired register (equiv_make can route A's own cone through Y: pfc_codec's tx_keep_o).
+State registers synthesis re-encoded (Yosys fsm_recode) are paired through the code table
+of the synthesis log (fsm_codes, fsm_pairs): the gold state is cut to a free code, the
+gate flops hold its recoded form; obligations: the gold next state is a code, the gate
+next state its recoded form.
 Registers equiv_make did not pair (their wires have different widths on the two sides,
 e.g. upper bits the netlist found constant) are paired by wire name and bit
 (`<name>_gold` / `<name>_gate`): an extra obligation each. A register still unpaired that
