@@ -107,7 +107,9 @@ synth-smoke:
 	$(PYTHON) scripts/synth.py --smoke -j $(JOBS)
 
 # Formal equivalence of the synthesised netlists with the RTL; build/equiv/report.md.
+# test_equiv.py: the pairing rules (re-encoded FSMs) on a small design, pass and fail cases.
 equiv:
+	$(PYTHON) scripts/test_equiv.py
 	$(PYTHON) scripts/equiv.py --selftest -j $(JOBS)
 
 # Gate-level lockstep: every bench on the generic-gate netlist of one parameter set;

@@ -16,7 +16,12 @@ obligation, one output of a combinational AIG that must be constant 0:
     obligation is D == c.
   * otherwise (ports, named nets, memory inputs): A == B, and Y := A, so the readers of
     the merged bit see the gold value (sound: if A == B is proven everywhere, the gate
-    reading A computes what it computes reading B).
+    reading A computes what it computes reading B); but Y := B's cut value when B is a
+    paired register (equiv_make can route A's own cone through Y: pfc_codec's tx_keep_o).
+State registers synthesis re-encoded (Yosys fsm_recode) are paired through the code table
+of the synthesis log (fsm_codes, fsm_pairs): the gold state is cut to a free code, the
+gate flops hold its recoded form; obligations: the gold next state is a code, the gate
+next state its recoded form.
 Registers equiv_make did not pair (their wires have different widths on the two sides,
 e.g. upper bits the netlist found constant) are paired by wire name and bit
 (`<name>_gold` / `<name>_gate`): an extra obligation each. A register still unpaired that
@@ -142,10 +147,12 @@ def load(json_path, module="ll_equiv"):
     return json.load(open(json_path))["modules"][module]
 
 
-def build(mod, aig_path, free=frozenset()):
+def build(mod, aig_path, free=frozenset(), fsms=None):
     """Write the cut miter of module mod (from load()) as AIGER; returns {obligations:
     [{name, kind, cell, reg}], registers: paired register classes}. Output i of the AIG is
-    obligation i. free: unpaired registers (Q bits) left free instead of assumed 0."""
+    obligation i. free: unpaired registers (Q bits) left free instead of assumed 0.
+    fsms: {state register name: [(RTL code, netlist code), ...]} of the FSMs synthesis
+    re-encoded (fsm_recode; codes MSB first, '-' read as 0), see fsm_pairs()."""
     g = Aig()
     lit, drv, dffq, equivs = {}, {}, {}, []
     for p in mod["ports"].values():
@@ -208,6 +215,7 @@ def build(mod, aig_path, free=frozenset()):
             obl.append((nm, "regconst", True, a, dffq[b][0]))
         else:
             obl.append((nm, "comb", True, a, b))
+    fsm_obl = fsm_pairs(g, mod, dffq, lit, fsms or {})
     byname = {}
     for n, v in mod["netnames"].items():
         m = re.fullmatch(r"(.*)_(gold|gate)", n)
@@ -234,6 +242,11 @@ def build(mod, aig_path, free=frozenset()):
     for name, a, b, y in equivs:
         if a in dffq and b in dffq:
             lit[y] = lit[a]
+        elif b in dffq and b in lit and y not in lit:
+            # a compared net the netlist takes straight from a cut register (pfc_codec's
+            # tx_keep_o[3:0] is the flop of busy_q): its readers see that register's value,
+            # not A (equiv_make may route A's own cone through Y: Y := A would be a cycle)
+            lit[y] = lit[b]
     hyp = []
 
     def const(bit):
@@ -278,11 +291,15 @@ def build(mod, aig_path, free=frozenset()):
             stack.pop()
         return lit[bit]
 
+    for nm, kind, fn in fsm_obl:    # the re-encoded state registers (see fsm_pairs)
+        obl.append((nm, kind, False, fn, None))
     outs, rows = [], []
     for nm, kind, cell, a, b in obl:
         rows.append({"name": nm, "kind": kind, "cell": cell})
         if kind == "clock":
             outs.append(1)        # registers on different clocks: not handled, unproven
+        elif kind in ("fsm", "fsmcode"):
+            outs.append(a(ev))
         elif kind == "gatex":
             outs.append(0)        # the netlist does not compute this net (x), nothing reads it
         elif a in ("x", "z"):
@@ -300,6 +317,96 @@ def build(mod, aig_path, free=frozenset()):
         outs.append(1)
     g.write(aig_path, outs)
     return {"obligations": rows, "registers": len(classes), "inputs": len(g.inputs), "ands": len(g.ands)}
+
+
+def fsm_pairs(g, mod, dffq, lit, fsms):
+    """Pair the state registers synthesis re-encoded (Yosys `fsm`: fsm_recode, e.g. a 3-bit
+    binary opcode register becomes 6 one-hot flip-flops of the same name, so equiv_make
+    does not pair them and bit-by-bit name pairing would be wrong). For each FSM, the
+    RTL's state register (<name>_gold) is cut to a free value restricted to the FSM's
+    state codes (a free value that is no code reads as the first code), the netlist's
+    (<name>_gate) is the recoded form of that value; the obligations are: the RTL's next
+    state is one of the codes (kind fsmcode, so the restriction is inductive) and the
+    netlist's next state is its recoded form (kind fsm, one per netlist bit). Sets lit[]
+    of both registers' bits; returns [(name, kind, fn(ev) -> literal)]."""
+    out = []
+    nets = mod["netnames"]
+    for name, codes in sorted(fsms.items()):
+        ga, gb = nets.get(f"{name}_gold"), nets.get(f"{name}_gate")
+        if not ga or not gb:
+            continue    # not an unpaired register pair of this module
+        qa, qb = ga["bits"], gb["bits"]
+        # a netlist state bit nothing reads is removed (its net is x): no obligation for it
+        if not all(isinstance(b, int) and b in dffq for b in qa) or \
+                not all(b in dffq for b in qb if isinstance(b, int)):
+            raise RuntimeError(f"cut miter: FSM {name}: a state bit that is not a flip-flop")
+        enc = [([c == "1" for c in reversed(old)], [c == "1" for c in reversed(new)]) for old, new in codes]
+        if any(len(o) != len(qa) or len(n) != len(qb) for o, n in enc):
+            raise RuntimeError(f"cut miter: FSM {name}: code widths do not match the registers "
+                               f"({len(qa)} / {len(qb)} bits)")
+
+        recode = _recoder(g, enc)
+        x = [g.input() for _ in qa]
+        valid = recode(x)[1]
+        gold = [g.MUX(int(enc[0][0][i]), x[i], valid) for i in range(len(qa))]
+        for b, lt in zip(qa, gold):
+            lit[b] = lt
+        gate, _ = recode(gold)
+        for b, lt in zip(qb, gate):
+            if isinstance(b, int):
+                lit[b] = lt
+        da, db = [dffq[b][0] for b in qa], [dffq[b][0] if isinstance(b, int) else None for b in qb]
+
+        def ok(ev, da=da, recode=recode):
+            return recode([ev(d) for d in da])[1] ^ 1
+
+        out.append((f"{name} (FSM state code)", "fsmcode", ok))
+        for j, d in enumerate(db):
+            if d is None:
+                continue
+
+            def eq(ev, da=da, d=d, j=j, recode=recode):
+                return g.XOR(recode([ev(x) for x in da])[0][j], ev(d))
+            out.append((f"{name}[{j}] (FSM, recoded)", "fsm", eq))
+    return out
+
+
+def _recoder(g, enc):
+    """fn(RTL state literals) -> (netlist state literals, "is one of the codes") of an FSM's
+    code table enc [(RTL code bits, netlist code bits), LSB first]."""
+    def is_code(v, o):
+        r = 1
+        for lt, bit in zip(v, o):
+            r = g.AND(r, lt ^ (0 if bit else 1))
+        return r
+
+    def recode(v):
+        sel = [is_code(v, o) for o, _ in enc]
+        nb = len(enc[0][1])
+        return [_or_all(g, [s for s, (_, n) in zip(sel, enc) if n[j]]) for j in range(nb)], _or_all(g, sel)
+    return recode
+
+
+def _or_all(g, lits):
+    r = 0
+    for lt in lits:
+        r = g.OR(r, lt)
+    return r
+
+
+FSM_RE = re.compile(r"^Recoding FSM `\$fsm\$\\(\S+)\$\d+' from module .*?\n((?:  .*\n)+)", re.M)
+
+
+def fsm_codes(log_path):
+    """The state codes of every FSM that Yosys's fsm_recode re-encoded, from a synthesis log:
+    {state register name: [(RTL code, netlist code)]} (MSB first; one-hot codes print the
+    bits they do not test as '-': the flip-flops hold 0 there)."""
+    out = {}
+    for m in FSM_RE.finditer(open(log_path).read()):
+        codes = re.findall(r"^  ([01]+) -> ([01-]+)$", m.group(2), re.M)
+        if codes:
+            out[m.group(1)] = [(a, b.replace("-", "0")) for a, b in codes]
+    return out
 
 
 def blacklist(regs_json, out_path, keep_prefixes=("llmask.",)):
@@ -342,12 +449,12 @@ def read_outputs(aig_path):
         return [int(f.readline().split()[0]) for _ in range(no)]
 
 
-def prove(mod, aig, work_prefix, timeout=None, rounds=4):
+def prove(mod, aig, work_prefix, timeout=None, rounds=4, fsms=None):
     """build + sweep; an unpaired register whose "holds 0" obligation fails is left free
     and the miter rebuilt (at most `rounds` times). Returns (build result, output literals)."""
     free = set()
     for _ in range(rounds):
-        r = build(mod, aig, frozenset(free))
+        r = build(mod, aig, frozenset(free), fsms)
         v = sweep(aig, work_prefix + ".swept.aig", work_prefix + ".abc.log", timeout=timeout)
         bad = {o["reg"] for o, x in zip(r["obligations"], v) if x and o["kind"] == "regzero"}
         if not bad:

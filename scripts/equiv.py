@@ -33,7 +33,8 @@ smoke configuration and every configuration marked "equiv": true):
      0.23's equiv_simple (one MiniSat call per bit, no internal equivalences) did not close
      the marker's EWMA update within minutes. When cells stay unproven, the same pairing
      goes to equiv_simple -short + equiv_induct (prove_yosys); its result counts only if
-     it proves every cell.
+     it proves every cell. State registers that synthesis re-encoded (the fsm pass) are
+     paired through the code table fsm_recode prints in work/gate.log (cutmiter.fsm_pairs).
 Multipliers with two variable operands are boxed out: every such $mul becomes an instance of
 a black-box module of its own right after proc/flatten (the same file feeds synthesis and
 the gold side), the netlists keep the instance, equiv_make merges the two instances and
@@ -332,8 +333,10 @@ write_json {work}/{tag}.json
     m2 = re.search(r"Found (\d+) \$equiv cells", st)
     if not m2:
         raise RuntimeError(f"{tag}: no equiv_status figures ({work}/{tag}.status.txt)")
+    # state registers synthesis re-encoded (fsm_recode) are paired through their code table
+    fsms = cutmiter.fsm_codes(f"{work}/gate.log") if os.path.exists(f"{work}/gate.log") else {}
     obl, res = cutmiter.prove(cutmiter.load(f"{work}/{tag}.json"), f"{work}/{tag}.aig", f"{work}/{tag}",
-                              timeout=PROOF_TIMEOUT_S)
+                              timeout=PROOF_TIMEOUT_S, fsms=fsms)
     secs = time.time() - t0
     cells = [o for o in obl["obligations"] if o["cell"]]
     extra = [o for o in obl["obligations"] if not o["cell"]]
