@@ -218,6 +218,7 @@ test: deps
 # with a failing interpreter and check both stop at their first step, non-zero.
 make-selftest:
 	@$(PYTHON) scripts/test_make.py
+	@$(PYTHON) scripts/test_experiments_resume.py
 
 clean:
 	rm -rf $(BUILD) build-mutants
