@@ -140,6 +140,10 @@ uint32_t Model::ashift(uint32_t v, int k) const {
   return static_cast<uint32_t>(w > cmax_ ? cmax_ : w);
 }
 
+bool Model::ashift_saturates(uint32_t v, int k) const {
+  return k > 0 && (static_cast<uint64_t>(v) << k) > cmax_;
+}
+
 uint32_t Model::shp_size() const {
   uint64_t sum = 0;
   for (unsigned p = 0; p < kPrios; ++p)
@@ -505,6 +509,9 @@ void Model::tick(const Inputs& in) {
   Effects fx;
   if (s1_valid_) fx = apply(s1_, sw_e_, regd_q_, iq, eq, sh, hu, egll, egly);
   const Regd regd_d = regd_now();  // from the pre-edge pools and live settings
+  trace_.thr_sat =
+      (live_.dyn && ashift_saturates(live_.shared_size > sh_used_ ? live_.shared_size - sh_used_ : 0, live_.alpha_ing)) ||
+      ashift_saturates(live_.egly_size > egly_used_ ? live_.egly_size - egly_used_ : 0, live_.alpha_eg);
   if (s1_valid_) {
     trace_.op = s1_.op; trace_.qi = s1_.qi; trace_.qe = s1_.qe;
     trace_.dec_v = fx.dec_v; trace_.dec = fx.dec; trace_.why = fx.why;

@@ -193,6 +193,7 @@ class Model {
     bool shp_full = false;           // headroom refused by the shared headroom pool alone
     bool xon_hdr_hold = false;       // XOFF kept only because the headroom is not empty
     bool sweep_start = false, overrun = false;
+    bool thr_sat = false;            // a dynamic threshold (alpha * free pool) saturated at all ones
   };
   const Trace& trace() const { return trace_; }
 
@@ -234,6 +235,7 @@ class Model {
   uint32_t shp_size() const;
   uint64_t bits_per_tick() const;
   uint32_t ashift(uint32_t v, int k) const;
+  bool ashift_saturates(uint32_t v, int k) const;
   uint32_t read_reg(uint32_t addr) const;
   void write_reg(uint32_t addr, uint32_t data);
   void reset_state();

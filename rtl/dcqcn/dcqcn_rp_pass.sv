@@ -278,7 +278,7 @@ module dcqcn_rp_pass #(
   // ==== P3: cut factor, the one multiplier (NIC decrease in the catch-up or the paper's
   // decrease at a CNP), the decrease
   logic          first, clampB;
-  logic [AW-1:0] a_p, aP, cut_a, cut_f;
+  logic [AW-1:0] a_p, aP, cut_a, cut_f0, cut_f;
   logic [RW-1:0] cut_res, rc_cut, rcB, rtB;
   logic [RW+AW-1:0] cut_prod;
   logic [SW-1:0] tB, bcB;
@@ -291,8 +291,11 @@ module dcqcn_rp_pass #(
   // the catch-up, so incC is off and Rc after the catch-up is rcA too
   always_comb begin
     cut_a    = nic_s3_q ? a_d1_s3_q : a_p;
-    cut_f    = ONE - (cut_a >> 1);
-    if (cut_f < min_dec_fac_s3_q) cut_f = min_dec_fac_s3_q;
+    // cut_f0 keeps the unclamped factor: Verilator 5.006 re-tests an if's condition after its
+    // body to count line coverage, so a body that rewrites the tested variable is never counted
+    cut_f0   = ONE - (cut_a >> 1);
+    cut_f    = cut_f0;
+    if (cut_f0 < min_dec_fac_s3_q) cut_f = min_dec_fac_s3_q;
     cut_prod = (RW+AW)'(rcA_s3_q) * (RW+AW)'(cut_f);
     cut_res  = RW'(cut_prod >> dcqcn_fmt_pkg::ALPHA_FRAC);
     rc_cut   = (cut_res < rmin_s3_q) ? rmin_s3_q : cut_res;   // the paper's decrease at a CNP

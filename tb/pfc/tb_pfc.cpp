@@ -404,10 +404,20 @@ class PfcBench {
     // <= 2^CntW - 1, otherwise egress counts could saturate and lose bytes.
     const uint64_t sh_hi = std::min<uint64_t>(60000, cmax_ / 4);
     s.shared_size = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(4000, sh_hi), sh_hi));
+    // Boundary: now and then alpha near its top (2^4..2^7) over pools so large that alpha * free
+    // pool passes 2^CntW - 1, so the dynamic thresholds saturate at all ones (the RTL's
+    // saturating left shift). Such a program rarely pauses: the threshold outruns the traffic.
+    const bool sat = rng_.chance(12);
+    if (sat) {
+      s.dyn = true;
+      s.alpha_ing = static_cast<int>(rng_.range(4, 7));
+      s.alpha_eg = static_cast<int>(rng_.range(4, 7));
+      s.shared_size = static_cast<uint32_t>(rng_.range(cmax_ / 64, cmax_ / 4));
+    }
     const uint64_t per_q = (cmax_ - s.shared_size) / cfg_.entries();
     // a limited egress lossless pool no larger than the shared pool, so lossless traffic can fill it
     s.egll_size = rng_.chance(50) ? static_cast<uint32_t>(rng_.range(3000, std::max<uint64_t>(3000, std::min<uint64_t>(40000, s.shared_size)))) : cmax_;
-    s.egly_size = static_cast<uint32_t>(rng_.range(2000, 40000));
+    s.egly_size = static_cast<uint32_t>(sat ? rng_.range(cmax_ / 64, cmax_ / 4) : rng_.range(2000, 40000));
     // With the egress lossless pool unlimited, usually a strongly oversubscribed (small)
     // shared headroom pool: since XON waits for empty headroom, queues leave little headroom
     // behind, so a large pool is rarely full. A limited egress lossless pool keeps the
@@ -470,6 +480,7 @@ class PfcBench {
     using M = pf::Model;
     using pf::Decision;
     using pf::Why;
+    if (t.thr_sat) cov_.hit("threshold_saturated");
     if (t.op == M::kNone) return;
     const bool pool = model_.live().pool;
     if (t.fwd_iq && (t.op == M::kAdm || t.op == M::kDep)) cov_.hit("rmw_forward_ingress");
