@@ -24,6 +24,7 @@ if(NOT verilator_FOUND)
 endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(LL_GATES_DIR "" CACHE PATH "Build the benches on the gate netlists in this directory (scripts/gates.py)")
+set(LL_VERILATOR_EXTRA "" CACHE STRING "Extra Verilator arguments for every lockstep bench (e.g. -fno-dfg to rule out an optimisation)")
 
 # The block's RTL files in compile order come from scripts/ll_rtl.py, the one rule every
 # flow shares. The folders are configure dependencies: adding or removing a file re-runs
@@ -112,7 +113,7 @@ function(ll_lockstep_tb)
       TOP_MODULE ${A_TOP}
       SOURCES ${vsrc}
       VERILATOR_ARGS ${vargs} --assert --x-assign unique --x-initial unique
-                     --output-split 20000
+                     --output-split 20000 ${LL_VERILATOR_EXTRA}
       OPT_FAST -O1 OPT_SLOW ${slow_opt} OPT_GLOBAL -O1)
     string(APPEND includes "#include \"${prefix}.h\"\n")
     string(APPEND xmacro " X(${name}, ${prefix}, \"${params}\")")

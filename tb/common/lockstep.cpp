@@ -42,6 +42,8 @@ Options parse_args(int argc, char** argv, const std::string& block) {
   app.add_option("--out", o.out, "directory for reports and waveforms")->capture_default_str();
   app.add_flag("!--no-wave", o.wave, "on a mismatch, do not re-run with tracing to write a VCD");
   app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)");
+  app.add_option("--stop-after", o.stop_after,
+                 "end the run after this cycle, with the stimulus of the full --cycles run (set by the re-run)");
   app.add_option("--min-hits", o.min_hits, "hits each coverage bin needs")->capture_default_str();
   app.add_flag("--list-sets", o.list_sets, "print the parameter sets and exit");
   try {
@@ -138,8 +140,10 @@ void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd) 
   const uint64_t from = cycle > 2000 ? cycle - 2000 : 0;
   args.push_back("--wave-from");
   args.push_back(std::to_string(from));
-  args.push_back("--cycles");
-  args.push_back(std::to_string(cycle + 2));
+  // --stop-after, not --cycles: the mid-run reset schedule is drawn from --cycles, so a
+  // shorter --cycles would be a different run
+  args.push_back("--stop-after");
+  args.push_back(std::to_string(cycle + 1));
   args.push_back("--bins");
   args.push_back("");
   std::vector<char*> cargs;
@@ -156,6 +160,10 @@ void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd) 
   int status = 0;
   if (pid > 0) waitpid(pid, &status, 0);
   std::cout << "  waveform: " << vcd << " (cycles " << from << ".." << cycle + 1 << ")\n";
+  // the traced re-run must meet the same mismatch, or the waveform shows a different run
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == kMismatch))
+    std::cout << "  waveform: the traced re-run did not reproduce the mismatch (status " << status
+              << "): the waveform does not show it\n";
 }
 
 }  // namespace ll::tb

@@ -45,6 +45,8 @@ struct Options {
   std::string out = ".";         // where reports and waveforms go
   bool wave = true;              // on a mismatch, re-run with tracing to write a VCD
   int64_t wave_from = -1;        // >= 0: trace from this cycle (set by the re-run)
+  uint64_t stop_after = 0;       // > 0: end the run after this cycle; the stimulus stays that
+                                 // of the full --cycles run (set by the re-run)
   unsigned min_hits = 10;
   bool list_sets = false;        // print the parameter sets and exit
   std::vector<std::string> argv; // for the re-run
@@ -277,7 +279,8 @@ int run_lockstep(const Options& o, const Params& params) {
 
   // Cycle 0 is not compared (the DUT's state is defined from the first reset edge on), so
   // the run takes one more cycle than it compares: --cycles N compares exactly N.
-  for (uint64_t c = 0; c <= o.cycles; ++c) {
+  const uint64_t last = o.stop_after > 0 ? std::min(o.stop_after, o.cycles) : o.cycles;
+  for (uint64_t c = 0; c <= last; ++c) {
     const bool in_reset = c < init_reset || in_mid_reset(c) || c < asked_until;
     In in = bench->stimulus(c, in_reset);
     in.rst_n = !in_reset;
