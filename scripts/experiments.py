@@ -133,7 +133,7 @@ def run_key(sim, scenario, args):
 
 
 def run_point(sim, e, form, labels, sets, seed, runs, resume=False):
-    d = os.path.join(runs, "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}")
+    d = os.path.join(runs, run_name(labels, seed))
     scenario = os.path.join(e["dir"], e["scenario"])
     args = ["--set", f"seed={seed}"]
     for s in e[form].get("set", []) + sets:
@@ -408,6 +408,7 @@ def finish(e, full, rows, out, command):
                      f"{'agree' if ok else 'disagree'}{': ' + c['why'] if c.get('why') and not ok else ''} |")
     if e.get("notes"):
         lines += ["", e["notes"]]
+    lines += ["", cost_line(runs, rows)]
     lines += ["", "Data: `points.csv` (every run), `means.csv` (mean and 95% CI per point)"
               + (", `series_<point>.csv` (the time series of each point's first seed)." if e.get("series") else ".")]
     lines += [f"![{p}]({p})" for p in pngs]
@@ -421,6 +422,25 @@ def finish(e, full, rows, out, command):
         shutil.rmtree(final)
     os.rename(out, final)
     return means, verdicts
+
+
+def run_name(labels, seed):
+    return "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}"
+
+
+def cost_line(runs, rows):
+    """What the sweep cost, from each run's own performance record (summary.json)."""
+    cpu, wall = [], []
+    for labels, seed, _ in rows:
+        with open(os.path.join(runs, run_name(labels, seed), "summary.json")) as f:
+            perf = json.load(f).get("performance", {})
+        cpu.append(float(perf.get("cpu_s", 0.0)))
+        wall.append(float(perf.get("wall_s", 0.0)))
+    def span(sec):
+        return f"{sec:.1f} s" if sec < 600 else f"{sec / 3600:.2f} h"
+    return (f"Cost: {len(rows)} runs, {span(sum(cpu))} of CPU in all (the runs' own CPU time), "
+            f"longest run {max(cpu):.1f} CPU s; the runs' wall times add up to {span(sum(wall))} "
+            f"(a pool of N jobs divides that by about N).")
 
 
 def verdict(e, means, verdicts, out, full, swap_check):

@@ -150,7 +150,7 @@ def plan_experiments(a):
         form, seeds, runs, pts, jl = ex.plan(e, a.full)
         inputs = [file_stamp(sim), tree_hash(e["dir"])]
         for labels, sets, seed in jl:
-            tag = "_".join(f"{k}-{v}" for k, v in labels.items()) + f"_seed{seed}"
+            tag = ex.run_name(labels, seed)
             jobs.append(job(f"{n}.{tag}", "exp", {"name": n, "full": a.full, "labels": labels, "sets": sets,
                                                   "seed": seed, "sim": sim}, inputs,
                             LIMITS["exp-full" if a.full else "exp"]))
@@ -253,7 +253,7 @@ def kind_exp(args, log):
         log.write(f"{err}\n")
         return False, {"error": str(err)}
     log.write(json.dumps(vals) + "\n")
-    run_dir = os.path.join(runs, "_".join(f"{k}-{v}" for k, v in args["labels"].items()) + f"_seed{args['seed']}")
+    run_dir = os.path.join(runs, ex.run_name(args["labels"], args["seed"]))
     # the gather reads the run's files too (time series): done only while they are there
     return True, {"metrics": vals}, [os.path.join(run_dir, "summary.json")]
 
