@@ -110,7 +110,7 @@ synth-smoke:
 # test_equiv.py: the pairing rules (re-encoded FSMs) on a small design, pass and fail cases.
 equiv:
 	$(PYTHON) scripts/test_equiv.py
-	$(PYTHON) scripts/equiv.py --selftest -j $(JOBS)
+	$(PYTHON) scripts/equiv.py --selftest -j $(JOBS) $(EQUIV_ARGS)
 
 # Gate-level lockstep: every bench on the generic-gate netlist of one parameter set;
 # build/gates/report.md and summary.json (scripts/gates.py, docs/gates.md).
@@ -208,7 +208,7 @@ test: deps
 	$(call STAGE,slurm-test,Slurm job array); \
 	$(call STAGE,mutants,mutants); \
 	$(call STAGE,synth-smoke,synthesis smoke); \
-	$(call STAGE,equiv,netlist equivalence); \
+	$(call STAGE,equiv EQUIV_ARGS=--ci,netlist equivalence); \
 	$(call STAGE,gates,gate-level lockstep); \
 	$(call STAGE,formal,formal properties); \
 	$(call STAGE,experiments,quick experiments); \

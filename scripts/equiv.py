@@ -2,7 +2,8 @@
 """Formal equivalence of the synthesised netlists with the RTL (Yosys 0.23 `equiv_make` + ABC).
 
 For each selected configuration of synth/<block>/configs.json (default: every block's
-smoke configuration and every configuration marked "equiv": true):
+smoke configuration and every configuration marked "equiv": true or "equiv": "signoff";
+--ci leaves the "signoff" ones out: they take minutes each, `make test` runs --ci):
   1. synthesis exactly as `make synth` does it (scripts/synth.py: read_script + gate_script):
      the generic-gate netlist (after `abc -fast`, memories kept as $mem_v2) and the IHP
      SG13G2 netlist (dfflibmap + abc -liberty) are written as RTLIL;
@@ -49,7 +50,8 @@ and in the generic netlist) and fails unless the proof then fails.
 Reports: a table on stdout and in build/equiv/report.md (and report.json).
 
 Usage:
-  equiv.py                    default set (smoke + "equiv": true), self-test included
+  equiv.py                    default set (smoke + "equiv": true or "signoff"), self-test included
+  equiv.py --ci               the same without the "signoff" configurations (make test)
   equiv.py --smoke            smoke configurations only
   equiv.py --block B --config C [--netlist sg13g2|generic]
   equiv.py --selftest-only    only the negative test
@@ -480,6 +482,8 @@ def main():
     ap.add_argument("--selftest-only", action="store_true")
     ap.add_argument("--timeout", type=int, default=PROOF_TIMEOUT_S, help="seconds per proof (default %(default)s)")
     ap.add_argument("--no-multiplier", action="store_true", help="skip the proofs of the boxed multipliers")
+    ap.add_argument("--ci", action="store_true",
+                    help="leave out the configurations marked \"equiv\": \"signoff\" (make test's set)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "equiv"))
     a = ap.parse_args()
@@ -506,6 +510,9 @@ def main():
                 elif not (c.get("smoke") or c.get("equiv")) or c.get("equiv") is False:
                     if c.get("equiv") is False:
                         skipped.append((b, c))
+                    continue
+                elif a.ci and c.get("equiv") == "signoff" and not c.get("smoke"):
+                    skipped.append((b, c))
                     continue
                 jobs.append((b, c))
         if not jobs:
@@ -586,7 +593,7 @@ def main():
     if rows:
         print("\n" + table(rows) + "\n")
     for b, c in skipped:
-        print(f"equiv: {b}/{c['name']} is not in the default set (\"equiv\": false): {c.get('equiv_note', '')}")
+        print(f"equiv: {b}/{c['name']} is not in this set (\"equiv\": {json.dumps(c.get('equiv'))}): {c.get('equiv_note', '')}")
     with open(os.path.join(a.out, "report.json"), "w") as f:
         json.dump({"rows": rows, "selftest": st_lines, "selftest_problems": st_problems,
                    "seconds": round(secs, 1)}, f, indent=2)
@@ -601,7 +608,7 @@ def main():
             f.write("\nNegative test (one-gate mutants must fail the proof):\n\n" +
                     "".join(f"- {ln}\n" for ln in st_lines) + "".join(f"- FAIL: {p}\n" for p in st_problems))
         for b, c in skipped:
-            f.write(f"\nNot in the default set (`\"equiv\": false`): {b}/{c['name']}: {c.get('equiv_note', '')}\n")
+            f.write(f"\nNot in this set (`\"equiv\": {json.dumps(c.get('equiv'))}`): {b}/{c['name']}: {c.get('equiv_note', '')}\n")
         f.write(f"\nTotal {secs:.0f} s; {failed} failures.\n")
     print(f"equiv: report {os.path.relpath(os.path.join(a.out, 'report.md'), ROOT)}; {len(rows)} proofs in {secs:.0f} s")
     print(f"{len(rows) - sum(1 for r in rows if r['unproven'])} proven, {failed} failed")
