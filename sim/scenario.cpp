@@ -690,7 +690,7 @@ void parse_balancer(const Obj& top, BalancerCfg& c) {
   std::vector<std::string> modes;  // the balancer registry's names (sim/balancer.cpp)
   for (const BalancerEntry& e : balancer_registry()) modes.emplace_back(e.name);
   c.mode = choice(o, "mode", c.mode, modes);
-  c.d = static_cast<unsigned>(o.uint("d", 1, 4, c.d));
+  c.d = static_cast<unsigned>(o.uint("d", 1, 15, c.d));  // the selector's D range (rtl/drill/drill_params.json)
   c.m = static_cast<unsigned>(o.uint("m", 0, 32, c.m));
   c.engines = static_cast<unsigned>(o.uint("engines", 1, 64, c.engines));
   c.components = boolean(o, "components", c.components);

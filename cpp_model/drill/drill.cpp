@@ -28,6 +28,7 @@ Config Config::from_params(const std::map<std::string, uint64_t>& p) { return pa
 
 unsigned Config::port_aw() const { return clog2(Ports); }
 unsigned Config::rand_bits() const { return clog2(Ports) + kRandExtraBits; }
+unsigned Config::rnd_words() const { return (D * rand_bits() + 63) / 64; }
 unsigned Config::flow_aw() const { return clog2(FlowEntries); }
 unsigned Config::grp_aw() const { return Groups > 1 ? clog2(Groups) : 1; }
 unsigned Config::sweep_depth() const { return std::max({FlowEntries, Groups, Comps}); }
@@ -95,10 +96,36 @@ CompChoice choose_component(const Config& c, uint64_t w, uint32_t hash) {
 // ------------------------------------------------------------------ Model
 
 Model::Engine::Engine(const Config& c, unsigned index)
-    : prng(derive_seed(c.Seed, index)),
-      grp(std::max(c.Groups, 2u)),
+    : grp(std::max(c.Groups, 2u)),
       comp(std::max(c.Comps, 2u)),
-      flow(c.FlowEntries) {}
+      flow(c.FlowEntries) {
+  // word 0 is the engine's stream (the RTL's drill_engine Seed); the words a wide draw
+  // adds (D * rand_bits() > 64) get seeds derived from it, as in the RTL's g_prng loop
+  const uint64_t seed = derive_seed(c.Seed, index);
+  prng[0] = Prng(seed);
+  for (unsigned w = 1; w < kMaxRndWords; ++w) prng[w] = Prng(derive_seed(seed, w));
+}
+
+Model::Rnd Model::peek(const Engine& e) const {
+  Rnd r{};
+  for (unsigned w = 0; w < cfg_.rnd_words(); ++w) r[w] = e.prng[w].peek();
+  return r;
+}
+
+void Model::advance(Engine& e) const {
+  for (unsigned w = 0; w < cfg_.rnd_words(); ++w) e.prng[w].advance();
+}
+
+namespace {
+// `n` (1..64) bits of a multi-word draw starting `off` bits below the top of word 0
+// (the RTL's concatenation {word 0, word 1, ...}, most significant first)
+uint64_t draw_bits(const uint64_t* r, unsigned off, unsigned n) {
+  const unsigned w = off / 64, b = off % 64;
+  if (b + n <= 64) return (r[w] >> (64 - b - n)) & low_mask(n);
+  const unsigned lo = b + n - 64;  // bits taken from the top of the next word
+  return ((r[w] & low_mask(64 - b)) << lo) | (r[w + 1] >> (64 - lo));
+}
+}  // namespace
 
 Model::Model(const Config& cfg) : cfg_(cfg), sweep_(std::max(cfg.sweep_depth(), 2u)) {
   cfg_.validate();
@@ -123,7 +150,7 @@ std::vector<int> Model::memory(unsigned engine) const {
   return r;
 }
 
-void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, uint64_t rnd,
+void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, const Rnd& rnd,
                   Samples& k, unsigned& rr_next) const {
   const unsigned rb = cfg_.rand_bits();
   const unsigned cmask = static_cast<unsigned>(low_mask(clog2(cfg_.Ports + 1)));
@@ -142,7 +169,7 @@ void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, u
   unsigned ns = 0;
   k.fill(0);
   for (unsigned j = 0; j < cfg_.D; ++j) {
-    uint64_t op = (rnd >> (64 - (j + 1) * rb)) & low_mask(rb);
+    uint64_t op = draw_bits(rnd.data(), j * rb, rb);
     if (j == 0 && mode == kModeEcmp) op = ecmp_op;
     const unsigned n = (cnt - j) & cmask;
     unsigned kk = scale(op, n, rb) & cmask;
@@ -478,9 +505,12 @@ void Model::tick(const Inputs& in) {
     g.r2_grp_empty = g.r1_grp_empty;
     g.r2_slot = g.r1_slot;
     // R1 <- Q0 (with this packet's PRNG draw: one draw per packet, taken in Q0)
-    g.r1_rnd = g.prng.peek();
-    if (rst) g.prng.reset();
-    else if (s0_valid) g.prng.advance();
+    g.r1_rnd = peek(g);
+    if (rst) {
+      for (auto& p : g.prng) p.reset();
+    } else if (s0_valid) {
+      advance(g);
+    }
     g.r1_valid = !rst && s0_valid;
     g.r1_mode = s0_mode;
     g.r1_hash = s0_hash;
@@ -608,7 +638,9 @@ int Model::transact(unsigned ei, uint32_t hash, uint64_t set, const std::vector<
   const unsigned cnt = popcount(set);
   Samples k;
   unsigned rr_next = g.rr;
-  ranks(g, mode_, hash, cnt, g.prng.draw(), k, rr_next);
+  const Rnd rnd = peek(g);
+  advance(g);
+  ranks(g, mode_, hash, cnt, rnd, k, rr_next);
   g.rr = rr_next;
   Samples port{};
   SampleFlags sv{};

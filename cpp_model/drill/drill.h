@@ -27,7 +27,8 @@ constexpr unsigned kPortSets = 4;       // engines with RTL port sets (e0_*..e3_
 constexpr unsigned kMaxEngines = 64;    // engines the transaction face supports
 constexpr unsigned kGroupSlots = regs::GROUP_SLOTS;
 constexpr unsigned kRandExtraBits = regs::RAND_EXTRA_BITS;
-constexpr unsigned kMaxD = 4;           // samples per decision (Config::D <= 4)
+constexpr unsigned kMaxD = 15;          // samples per decision (Config::D <= 15)
+constexpr unsigned kMaxRndWords = 4;    // 64-bit PRNG words per decision: ceil(15 * 16 / 64)
 constexpr unsigned kMaxM = 32;          // memory entries (Config::M <= 32)
 
 // Decision modes: the register map's MODE_* constants (rtl/drill/drill_regs.json).
@@ -42,7 +43,7 @@ enum Kind : unsigned { kKindEcmp = 0, kKindRandom, kKindRr, kKindDrill, kKindFlo
 struct Config {
   unsigned Ports = 16;        // output ports N, 2..64
   unsigned OccW = 16;         // occupancy width, 1..32
-  unsigned D = 2;             // samples per decision, 1..4, D * (clog2(Ports) + 10) <= 64
+  unsigned D = 2;             // samples per decision, 1..15
   unsigned M = 1;             // memory entries, 0..32
   unsigned Engines = 1;       // 1..4 for the RTL (cycle face); up to 64 for the transaction face
   unsigned HashW = 16;        // flow-hash width, 8..32, > log2(FlowEntries)
@@ -60,6 +61,7 @@ struct Config {
   unsigned latency() const { return 5 + (Groups > 0 ? 1 : 0); }  // accept -> out_valid
   unsigned port_aw() const;     // clog2(Ports)
   unsigned rand_bits() const;   // random bits per sample: clog2(Ports) + 10
+  unsigned rnd_words() const;   // PRNG words per decision: ceil(D * rand_bits() / 64)
   unsigned flow_aw() const;     // log2(FlowEntries)
   unsigned grp_aw() const;      // width of e*_grp_i
   unsigned sweep_depth() const; // max(FlowEntries, Groups, Comps)
@@ -186,6 +188,7 @@ class Model {
   using SampleFlags = std::array<bool, kMaxD>;
   using MemPorts = std::array<unsigned, kMaxM>;
   using MemFlags = std::array<bool, kMaxM>;
+  using Rnd = std::array<uint64_t, kMaxRndWords>;  // one decision's draw, word 0 on top
 
   struct Engine {
     explicit Engine(const Config& c, unsigned index);
@@ -201,7 +204,8 @@ class Model {
     // R1
     bool r1_valid = false;
     uint32_t r1_mode = 0, r1_hash = 0;
-    uint64_t r1_set = 0, r1_rnd = 0;
+    uint64_t r1_set = 0;
+    Rnd r1_rnd{};
     bool r1_grp = false, r1_grp_empty = false;
     unsigned r1_slot = 0;
     // R2
@@ -226,7 +230,8 @@ class Model {
     bool fwd_v = false;
     uint32_t fwd_idx = 0;
     uint64_t fwd_data = 0;
-    Prng prng;
+    // PRNG word w (0..rnd_words()-1) seeded derive_seed(engine seed, w) for w > 0
+    std::array<Prng, kMaxRndWords> prng;
     Ram<uint64_t> grp, comp, flow;
     // output register
     bool out_valid = false, out_empty = false;
@@ -235,8 +240,10 @@ class Model {
   };
 
   // Q1: ranks of the D samples (sample 0 by mode), and the next round-robin state.
-  void ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, uint64_t rnd,
+  void ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, const Rnd& rnd,
              Samples& k, unsigned& rr_next) const;
+  Rnd peek(const Engine& e) const;  // the draw the PRNG words show now
+  void advance(Engine& e) const;    // step every word (one decision consumed the draw)
   // Q3: the decision from the sample ports, the memory, the flow entry and occupancies.
   struct Q3 {
     unsigned port = 0, kind = 0;

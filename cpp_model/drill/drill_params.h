@@ -14,7 +14,7 @@ template <class Config>
 std::string check(const Config& c) {
   if (!((uint64_t(c.Ports) >= 2 && uint64_t(c.Ports) <= 64))) return std::string("Ports must be in 2..64") + std::string(" (got ") + std::to_string(c.Ports) + ")";
   if (!((uint64_t(c.OccW) >= 1 && uint64_t(c.OccW) <= 32))) return std::string("OccW must be in 1..32") + std::string(" (got ") + std::to_string(c.OccW) + ")";
-  if (!((uint64_t(c.D) >= 1 && uint64_t(c.D) <= 4))) return std::string("D must be in 1..4") + std::string(" (got ") + std::to_string(c.D) + ")";
+  if (!((uint64_t(c.D) >= 1 && uint64_t(c.D) <= 15))) return std::string("D must be in 1..15") + std::string(" (got ") + std::to_string(c.D) + ")";
   if (!((uint64_t(c.M) >= 0 && uint64_t(c.M) <= 32))) return std::string("M must be in 0..32") + std::string(" (got ") + std::to_string(c.M) + ")";
   if (!((uint64_t(c.Engines) >= 1 && uint64_t(c.Engines) <= 64))) return std::string("Engines must be in 1..64 (1..4 for the RTL)") + std::string(" (got ") + std::to_string(c.Engines) + ")";
   if (!((uint64_t(c.HashW) >= 8 && uint64_t(c.HashW) <= 32))) return std::string("HashW must be in 8..32") + std::string(" (got ") + std::to_string(c.HashW) + ")";
@@ -23,7 +23,6 @@ std::string check(const Config& c) {
   if (!(((uint64_t(c.FlowEntries) >= 2 && uint64_t(c.FlowEntries) <= 65536) && ((uint64_t(c.FlowEntries) & (uint64_t(c.FlowEntries) - 1)) == 0)))) return std::string("FlowEntries must be a power of 2 in 2..65536") + std::string(" (got ") + std::to_string(c.FlowEntries) + ")";
   if (!((uint64_t(c.OccLag) >= 1 && uint64_t(c.OccLag) <= 8))) return std::string("OccLag must be in 1..8") + std::string(" (got ") + std::to_string(c.OccLag) + ")";
   if (!((uint64_t(c.CntW) >= 4 && uint64_t(c.CntW) <= 32))) return std::string("CntW must be in 4..32") + std::string(" (got ") + std::to_string(c.CntW) + ")";
-  if (!(uint64_t(c.D) * (::ll::clog2(uint64_t(c.Ports)) + 10) <= 64)) return std::string("D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
   if (!(uint64_t(c.HashW) > ::ll::clog2(uint64_t(c.FlowEntries)))) return std::string("HashW must exceed log2(FlowEntries)");
   return "";
 }

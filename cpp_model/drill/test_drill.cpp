@@ -78,7 +78,7 @@ TEST(DrillConfig, RejectsIllegalParametersNamingThem) {
   bad([](dr::Config& c) { c.Ports = 65; }, "Ports");
   bad([](dr::Config& c) { c.Ports = 1; }, "Ports");
   bad([](dr::Config& c) { c.D = 0; }, "D must");
-  bad([](dr::Config& c) { c.D = 5; }, "D must");
+  bad([](dr::Config& c) { c.D = 16; }, "D must");
   bad([](dr::Config& c) { c.Ports = 64; c.D = 4; c.M = 33; }, "M must");
   bad([](dr::Config& c) { c.HashW = 6; }, "HashW");
   bad([](dr::Config& c) { c.FlowEntries = 48; }, "FlowEntries");
@@ -90,8 +90,11 @@ TEST(DrillConfig, RejectsIllegalParametersNamingThem) {
   EXPECT_THROW(dr::Config::from_params({{"Bogus", 1}}), std::invalid_argument);
   dr::Config ok;
   ok.Ports = 64;
-  ok.D = 4;  // 4 * 16 = 64 random bits: the largest legal draw
+  ok.D = 15;  // 15 * 16 = 240 random bits: the widest draw, four PRNG words
   EXPECT_NO_THROW(ok.validate());
+  EXPECT_EQ(ok.rnd_words(), 4u);
+  ok.D = 4;  // 4 * 16 = 64 bits: one word
+  EXPECT_EQ(ok.rnd_words(), 1u);
 }
 
 // ------------------------------------------------------------------ sampling
@@ -191,14 +194,21 @@ TEST(DrillModes, NeverPicksANonCandidateInAnyMode) {
 // ------------------------------------------------------------------ DRILL(d, m)
 
 // Independent re-derivation of the samples from the documented rule (docs/drill.md):
-// draw r = the engine's next PRNG output; sample j uses the B-bit field r[63 - jB -: B];
+// the draw is the concatenation, most significant first, of the engine's PRNG words
+// (word 0 seeded derive_seed(Seed, engine), word w > 0 derive_seed(that seed, w); as many
+// words as D * B bits need); sample j uses the B-bit field starting jB bits below the top;
 // rank_j = floor(field * (n - j) / 2^B), then skipping the ranks already drawn.
-std::vector<unsigned> expected_samples(ll::Prng& prng, uint64_t set, unsigned d, unsigned B) {
-  const uint64_t r = prng.draw();
+std::vector<unsigned> expected_samples(std::vector<ll::Prng>& words, uint64_t set, unsigned d, unsigned B) {
+  std::vector<bool> bits;  // the draw, bit by bit from the top of word 0
+  for (auto& w : words) {
+    const uint64_t r = w.draw();
+    for (int b = 63; b >= 0; --b) bits.push_back((r >> b) & 1);
+  }
   const unsigned n = dr::popcount(set);
-  std::vector<unsigned> ranks, sorted, ports;
+  std::vector<unsigned> sorted, ports;
   for (unsigned j = 0; j < d && j < n; ++j) {
-    const uint64_t field = (r >> (64 - (j + 1) * B)) & ll::low_mask(B);
+    uint64_t field = 0;
+    for (unsigned b = 0; b < B; ++b) field = (field << 1) | bits.at(j * B + b);
     unsigned k = static_cast<unsigned>((static_cast<unsigned __int128>(field) * (n - j)) >> B);
     for (unsigned s : sorted) k += (k >= s);
     sorted.push_back(k);
@@ -210,14 +220,21 @@ std::vector<unsigned> expected_samples(ll::Prng& prng, uint64_t set, unsigned d,
 
 TEST(DrillDecision, PicksTheLeastLoadedOfSamplesAndMemoryWithDocumentedTieBreak) {
   Gen g{21};
+  struct Shape { unsigned ports, d; };
+  // one-word draws, and wide ones: 12 x 15 bits over three words (fields cross word
+  // boundaries), 12 x 16 bits (fields end on them), 15 x 15 bits over four words
+  for (const Shape sh : {Shape{32, 2}, Shape{32, 12}, Shape{48, 12}, Shape{20, 15}})
   for (unsigned mm : {0u, 1u, 2u}) {
-    dr::Config c = cfg(32, 2, mm);
+    dr::Config c = cfg(sh.ports, sh.d, mm);
     dr::Model m = make(c, dr::Mode::Drill);
-    ll::Prng ref(ll::derive_seed(c.Seed, 0));
-    std::vector<uint32_t> occ(32);
-    for (int i = 0; i < 20000; ++i) {
+    const unsigned nwords = (c.D * c.rand_bits() + 63) / 64;
+    std::vector<ll::Prng> ref{ll::Prng(ll::derive_seed(c.Seed, 0))};
+    for (unsigned w = 1; w < nwords; ++w) ref.emplace_back(ll::derive_seed(ref[0].seed(), w));
+    std::vector<uint32_t> occ(sh.ports);
+    const int decisions = sh.d > 2 ? 5000 : 20000;
+    for (int i = 0; i < decisions; ++i) {
       for (auto& o : occ) o = static_cast<uint32_t>(g.below(i % 3 == 0 ? 3 : 1000));  // many ties sometimes
-      uint64_t set = random_mask(g, 32);
+      uint64_t set = random_mask(g, sh.ports);
       const auto mem = m.memory(0);
       const auto samples = expected_samples(ref, set, c.D, c.rand_bits());
       // candidates in tie-break order: samples in draw order, then memory in slot order
@@ -233,13 +250,13 @@ TEST(DrillDecision, PicksTheLeastLoadedOfSamplesAndMemoryWithDocumentedTieBreak)
       unsigned best = cand[0];
       for (unsigned p : cand)
         if (occ[p] < occ[best]) best = p;  // strict: the first of equals wins
-      ASSERT_EQ(got, static_cast<int>(best)) << "decision " << i;
+      ASSERT_EQ(got, static_cast<int>(best)) << "ports " << sh.ports << " d " << sh.d << " decision " << i;
       // memory update rule: the m least loaded (same order) among samples and in-set memory
       std::vector<unsigned> order = cand;
       std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return occ[a] < occ[b]; });
       std::vector<int> want;
       for (unsigned r = 0; r < mm && r < order.size(); ++r) want.push_back(static_cast<int>(order[r]));
-      ASSERT_EQ(m.memory(0), want) << "decision " << i;
+      ASSERT_EQ(m.memory(0), want) << "ports " << sh.ports << " d " << sh.d << " decision " << i;
     }
   }
 }

@@ -27,7 +27,7 @@
 module drill_engine #(
   parameter int          Ports       = 16,  // output ports N, 2..64
   parameter int          OccW        = 16,  // queue-occupancy width, 1..32
-  parameter int          D           = 2,   // samples per decision d, 1..4
+  parameter int          D           = 2,   // samples per decision d, 1..15
   parameter int          M           = 1,   // memory entries m, 0..32
   parameter int          HashW       = 16,  // flow-hash width, 8..32
   parameter int          Groups      = 4,   // group-table rows; 0 = no component stage
@@ -72,6 +72,7 @@ module drill_engine #(
   localparam int TagW   = HashW - FlowAw;
   localparam int CntB   = $clog2(Ports + 1);
   localparam int RandB  = $clog2(Ports) + 10;     // random bits per sample
+  localparam int RndW   = (D * RandB + 63) / 64;  // 64-bit PRNG words per decision
   localparam int NB     = (Ports + 7) / 8;
   localparam int K      = D + M;                  // candidates per decision
   localparam int MM     = (M > 0) ? M : 1;        // array size for the memory
@@ -97,7 +98,7 @@ module drill_engine #(
     // params.py: begin generated checks (rtl/drill/drill_params.json)
     if (!((Ports >= 2 && Ports <= 64))) $error("drill_engine: Ports must be in 2..64");
     if (!((OccW >= 1 && OccW <= 32))) $error("drill_engine: OccW must be in 1..32");
-    if (!((D >= 1 && D <= 4))) $error("drill_engine: D must be in 1..4");
+    if (!((D >= 1 && D <= 15))) $error("drill_engine: D must be in 1..15");
     if (!((M >= 0 && M <= 32))) $error("drill_engine: M must be in 0..32");
     if (!((HashW >= 8 && HashW <= 32))) $error("drill_engine: HashW must be in 8..32");
     if (!((Groups == 0 || (Groups >= 2 && Groups <= 64)))) $error("drill_engine: Groups must be 0 or in 2..64");
@@ -105,7 +106,6 @@ module drill_engine #(
     if (!(((FlowEntries >= 2 && FlowEntries <= 65536) && ((FlowEntries & (FlowEntries - 1)) == 0)))) $error("drill_engine: FlowEntries must be a power of 2 in 2..65536");
     if (!(PortAw == ($clog2(Ports)))) $error("drill_engine: PortAw is derived; do not override it");
     if (!(GrpAw == ((Groups > 1) ? $clog2(Groups) : 1))) $error("drill_engine: GrpAw is derived; do not override it");
-    if (!(D * ($clog2(Ports) + 10) <= 64)) $error("drill_engine: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
     if (!(HashW > $clog2(FlowEntries))) $error("drill_engine: HashW must exceed log2(FlowEntries)");
     // params.py: end generated checks
   end
@@ -233,14 +233,26 @@ module drill_engine #(
 
   // PRNG: one draw per packet, in every mode, taken in Q0 and registered (so the
   // 64-bit adder of xoroshiro128+ is not in front of the Q1 multipliers); the draw is the
-  // sum of the state registers (OutReg = 0): r1_rnd_q is its only register
-  logic [63:0] rnd;
+  // sum of the state registers (OutReg = 0): r1_rnd_q is its only register. A draw wider
+  // than 64 bits (D * RandB > 64) concatenates RndW generators, word 0 on top: word 0 is
+  // seeded with Seed, word w > 0 with derive_seed(Seed, w), and all step together.
+  logic [RndW*64-1:0] rnd;
+  logic               rnd_step;  // a packet takes the draw in Q0: every word steps
+  assign rnd_step = s0_valid;
   ll_prng #(.Seed(Seed), .OutReg(1'b0)) u_prng (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .en_i   (s0_valid),
-    .rand_o (rnd)
+    .en_i   (rnd_step),
+    .rand_o (rnd[RndW*64-1 -: 64])
   );
+  for (genvar w = 1; w < RndW; w++) begin : g_prng_wide
+    ll_prng #(.Seed(ll_pkg::derive_seed(Seed, w)), .OutReg(1'b0)) u_prng (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .en_i   (rnd_step),
+      .rand_o (rnd[(RndW-w)*64-1 -: 64])
+    );
+  end
 
   logic                   r1_valid_q;
   logic [2:0]             r1_mode_q;
@@ -257,7 +269,7 @@ module drill_engine #(
     r1_hash_q <= s0_hash;
     r1_set_q  <= s0_set;
     r1_cum_q  <= s0_cum;
-    r1_rnd_q  <= rnd[63 -: D*RandB];
+    r1_rnd_q  <= rnd[RndW*64-1 -: D*RandB];
   end
 
   // ---------------------------------------------------------------- Q1: ranks
@@ -444,6 +456,7 @@ module drill_engine #(
     logic [K*K-1:0] beats;   // beats[i*K+j]: candidate i beats candidate j
     logic           bij;
     beats = '0;
+    bij   = 1'b0;  // assigned before every use; set here so a loop Verilator does not unroll (large K) infers no latch
     for (int i = 0; i < K; i++) begin
       for (int j = 0; j < K; j++) begin
         if (j > i) begin

