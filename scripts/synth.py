@@ -1391,7 +1391,7 @@ def main():
         die("--update-baseline measures the default recipe; change ABC_RECIPE to re-baseline with another")
     if a.check_baseline:
         check_baseline_file(a.check_baseline)
-    out = a.out or os.path.join(ROOT, "build", "synth")
+    out = os.path.abspath(a.out) if a.out else os.path.join(ROOT, "build", "synth")  # tools run in work dirs
     jobs = select(a.block, a.config, a.smoke)
     t0 = time.time()
     results, failed = [], 0

@@ -429,13 +429,13 @@ void Model::tick(const Inputs& in) {
     if (cfg_.Groups > 0) {
       cc = choose_component(cfg_, g.grp.rdata(), g.a_hash);
       cc.ok = cc.ok && g.a_grp_en && g.a_grp_ok;
-      s0_valid = g.b_valid;
-      s0_mode = g.b_mode;
-      s0_hash = g.b_hash;
-      s0_set = g.b_grp_en ? (g.b_comp_ok ? g.comp.rdata() & port_mask_ : 0) : g.b_mask;
-      s0_grp = g.b_grp_en;
-      s0_grp_empty = g.b_grp_en && (!g.b_comp_ok || s0_set == 0);
-      s0_slot = g.b_slot;
+      s0_valid = g.c_valid;
+      s0_mode = g.c_mode;
+      s0_hash = g.c_hash;
+      s0_set = g.c_grp_en ? (g.c_comp_ok ? g.comp.rdata() & port_mask_ : 0) : g.c_mask;
+      s0_grp = g.c_grp_en;
+      s0_grp_empty = g.c_grp_en && (!g.c_comp_ok || s0_set == 0);
+      s0_slot = g.c_slot;
     } else {
       s0_valid = g.a_valid;
       s0_mode = g.a_mode;
@@ -452,9 +452,7 @@ void Model::tick(const Inputs& in) {
                   sweep_we ? 0 : stage_grp);
       const bool cwe = sweep_we ? sweep_addr < cfg_.Comps : (comp_commit && commit_idx < cfg_.Comps);
       const unsigned cwa = sweep_we ? sweep_addr : commit_idx;
-      const unsigned craddr = cc.comp & static_cast<unsigned>(low_mask(cfg_.Comps > 1 ? clog2(cfg_.Comps) : 1));
-      g.comp.clock(craddr < cfg_.Comps, craddr < cfg_.Comps ? craddr : 0, cwe, cwe ? cwa : 0,
-                   sweep_we ? 0 : stage_mask);
+      g.comp.clock(true, g.b_comp_addr, cwe, cwe ? cwa : 0, sweep_we ? 0 : stage_mask);
     }
     {
       const bool fwe = sweep_we ? sweep_addr < cfg_.FlowEntries : flow_we;
@@ -518,14 +516,22 @@ void Model::tick(const Inputs& in) {
     g.r1_grp = s0_grp;
     g.r1_grp_empty = s0_grp_empty;
     g.r1_slot = s0_slot;
-    // B <- A
+    // C <- B, B <- A
     if (cfg_.Groups > 0) {
+      g.c_valid = !rst && g.b_valid;
+      g.c_mode = g.b_mode;
+      g.c_hash = g.b_hash;
+      g.c_mask = g.b_mask;
+      g.c_grp_en = g.b_grp_en;
+      g.c_comp_ok = g.b_comp_ok;
+      g.c_slot = g.b_slot;
       g.b_valid = !rst && g.a_valid;
       g.b_mode = g.a_mode;
       g.b_hash = g.a_hash;
       g.b_mask = g.a_mask;
       g.b_grp_en = g.a_grp_en;
       g.b_comp_ok = cc.ok;
+      g.b_comp_addr = cc.comp < cfg_.Comps ? cc.comp : 0;
       g.b_slot = cc.slot;
     }
     // A <- inputs

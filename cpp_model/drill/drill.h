@@ -58,7 +58,7 @@ struct Config {
   // From "Ports=8,D=2,..." (the testbench's parameter-set strings).
   static Config from_params(const std::map<std::string, uint64_t>& p);
 
-  unsigned latency() const { return 5 + (Groups > 0 ? 1 : 0); }  // accept -> out_valid
+  unsigned latency() const { return 5 + (Groups > 0 ? 2 : 0); }  // accept -> out_valid
   unsigned port_aw() const;     // clog2(Ports)
   unsigned rand_bits() const;   // random bits per sample: clog2(Ports) + 10
   unsigned rnd_words() const;   // PRNG words per decision: ceil(D * rand_bits() / 64)
@@ -196,11 +196,17 @@ class Model {
     bool a_valid = false, a_grp_en = false, a_grp_ok = false;
     uint32_t a_mode = 0, a_hash = 0;
     uint64_t a_mask = 0;
-    // stage B
+    // stage B (Groups > 0): the component choice registered
     bool b_valid = false, b_grp_en = false, b_comp_ok = false;
     uint32_t b_mode = 0, b_hash = 0;
     uint64_t b_mask = 0;
-    unsigned b_slot = 0;  // coverage only
+    unsigned b_comp_addr = 0;  // the component RAM's read address (0 for ids >= Comps)
+    unsigned b_slot = 0;       // coverage only
+    // stage C (Groups > 0): the component RAM's read data arrives
+    bool c_valid = false, c_grp_en = false, c_comp_ok = false;
+    uint32_t c_mode = 0, c_hash = 0;
+    uint64_t c_mask = 0;
+    unsigned c_slot = 0;  // coverage only
     // R1
     bool r1_valid = false;
     uint32_t r1_mode = 0, r1_hash = 0;

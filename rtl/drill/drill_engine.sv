@@ -1,11 +1,12 @@
 // drill_engine: one DRILL forwarding engine (design note: docs/drill.md; DRILL paper,
 // SIGCOMM 2017). One packet per cycle in, one decision per cycle out, fixed latency
-// Latency = 5 + (Groups > 0) cycles from acceptance to out_valid_o.
+// Latency = 5 + 2 * (Groups > 0) cycles from acceptance to out_valid_o.
 //
 // Pipeline (no stalls; every stage advances every cycle):
 //   A  : accepted packet registered; group RAM read (Groups > 0)
 //   B  : (Groups > 0 only) weighted hash of the flow over the group's 4 slots picks a
-//        component; component RAM read gives its port mask
+//        component (registered)
+//   C  : (Groups > 0 only) component RAM read gives its port mask
 //   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; one 64-bit
 //        PRNG draw (its top D*(clog2(Ports)+10) bits registered)
 //   Q1 : ranks of the d samples in S (uniform, without replacement), or the ECMP /
@@ -176,20 +177,13 @@ module drill_engine #(
       comp_ok = a_grp_en_q && a_grp_ok_q && (wsum != 10'd0) && (32'(comp_id) < Comps);
     end
 
-    ll_ram_1r1w #(.Width(Ports), .Depth(CompD)) u_comp (
-      .clk_i   (clk_i),
-      .we_i    (sweep_we_i ? (32'(sweep_addr_i) < Comps) : (comp_we_i && (32'(comp_waddr_i) < Comps))),
-      .waddr_i (sweep_we_i ? sweep_addr_i[CompAw-1:0] : comp_waddr_i[CompAw-1:0]),
-      .wdata_i (sweep_we_i ? '0 : comp_wdata_i),
-      .re_i    (1'b1),
-      .raddr_i ((32'(comp_id) < Comps) ? comp_id[CompAw-1:0] : '0),  // ids >= Comps: row unused (comp_ok)
-      .rdata_o (comp_rd)
-    );
-
+    // stage B: the choice registered (it is a multiplier, a compare and a mux deep: the
+    // component RAM's read address does not wait for it in the same cycle)
     logic             b_valid_q, b_grp_en_q, b_comp_ok_q;
     logic [2:0]       b_mode_q;
     logic [HashW-1:0] b_hash_q;
     logic [Ports-1:0] b_mask_q;
+    logic [CompAw-1:0] b_comp_addr_q;  // ids >= Comps: row 0, unused (comp_ok)
     always_ff @(posedge clk_i) begin
       if (!rst_ni) b_valid_q <= 1'b0;
       else         b_valid_q <= a_valid_q;
@@ -200,12 +194,40 @@ module drill_engine #(
       b_mask_q    <= a_mask_q;
       b_grp_en_q  <= a_grp_en_q;
       b_comp_ok_q <= comp_ok;
+      b_comp_addr_q <= (32'(comp_id) < Comps) ? comp_id[CompAw-1:0] : '0;
     end
 
-    assign s0_valid = b_valid_q;
-    assign s0_mode  = b_mode_q;
-    assign s0_hash  = b_hash_q;
-    assign s0_set   = b_grp_en_q ? (b_comp_ok_q ? comp_rd : '0) : b_mask_q;
+    // stage C: the component RAM read (the port mask arrives with the c_* registers)
+    ll_ram_1r1w #(.Width(Ports), .Depth(CompD)) u_comp (
+      .clk_i   (clk_i),
+      .we_i    (sweep_we_i ? (32'(sweep_addr_i) < Comps) : (comp_we_i && (32'(comp_waddr_i) < Comps))),
+      .waddr_i (sweep_we_i ? sweep_addr_i[CompAw-1:0] : comp_waddr_i[CompAw-1:0]),
+      .wdata_i (sweep_we_i ? '0 : comp_wdata_i),
+      .re_i    (1'b1),
+      .raddr_i (b_comp_addr_q),
+      .rdata_o (comp_rd)
+    );
+
+    logic             c_valid_q, c_grp_en_q, c_comp_ok_q;
+    logic [2:0]       c_mode_q;
+    logic [HashW-1:0] c_hash_q;
+    logic [Ports-1:0] c_mask_q;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) c_valid_q <= 1'b0;
+      else         c_valid_q <= b_valid_q;
+    end
+    always_ff @(posedge clk_i) begin
+      c_mode_q    <= b_mode_q;
+      c_hash_q    <= b_hash_q;
+      c_mask_q    <= b_mask_q;
+      c_grp_en_q  <= b_grp_en_q;
+      c_comp_ok_q <= b_comp_ok_q;
+    end
+
+    assign s0_valid = c_valid_q;
+    assign s0_mode  = c_mode_q;
+    assign s0_hash  = c_hash_q;
+    assign s0_set   = c_grp_en_q ? (c_comp_ok_q ? comp_rd : '0) : c_mask_q;
   end else begin : g_nocomp
     assign s0_valid = a_valid_q;
     assign s0_mode  = a_mode_q;

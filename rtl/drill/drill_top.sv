@@ -4,7 +4,7 @@
 //
 // Engine e (e < Engines <= 4) has its own port set e<e>_*: a packet (valid, flow
 // hash, candidate mask or group id) in, one decision (port or "empty") out exactly
-// Latency = 5 + (Groups > 0) cycles later. Engines share only the occupancy view.
+// Latency = 5 + 2 * (Groups > 0) cycles later. Engines share only the occupancy view.
 // Port sets of engines >= Engines exist but are unused (ready and outputs are 0).
 //
 // Occupancy view: Ports registers of OccW bits, written by the update port
@@ -97,7 +97,7 @@ module drill_top #(
   output logic                      init_done_o
 );
   localparam int MaxE     = 4;
-  localparam int Latency  = 5 + ((Groups > 0) ? 1 : 0);
+  localparam int Latency  = 5 + ((Groups > 0) ? 2 : 0);
   localparam int SweepD0  = (FlowEntries > Groups) ? FlowEntries : Groups;
   localparam int SweepD   = (SweepD0 > Comps) ? SweepD0 : Comps;
   localparam int SweepAw  = $clog2(SweepD);

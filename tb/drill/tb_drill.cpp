@@ -167,6 +167,20 @@ class DrillBench {
       next_storm_ = cycle + rng_.range(10000, 60000);
     }
     if (storm_until_ && ops_.size() < 3) storm_ops();
+    // Saturation phases (two engines or more, counters of 12 bits or fewer): most packets
+    // of every engine go to one port until its counter saturates, then that counter is
+    // cleared. The counter passes max - 1 with engines deciding for it in the same cycle
+    // (counter_double_increment_at_max_minus_1) on purpose instead of by chance.
+    if (cfg_.Engines >= 2 && cfg_.CntW <= 12 && init_done && programmed_ && !storm_until_) {
+      if (sat_port_ < 0 && cycle >= next_sat_) sat_port_ = static_cast<int>(rng_.below(cfg_.Ports));
+      if (sat_port_ >= 0 && model_.port_count(static_cast<unsigned>(sat_port_)) == ll::low_mask(cfg_.CntW)) {
+        const unsigned p = static_cast<unsigned>(sat_port_);
+        ops_.push_back({p < 32 ? regs::CNT_PORT_CLEAR_LO : regs::CNT_PORT_CLEAR_HI, 1u << (p % 32)});
+        sat_port_ = -1;
+        next_sat_ = cycle + rng_.range(5000, 30000);
+      }
+    }
+    if (storm_until_ || !programmed_) sat_port_ = -1;
     if (cycle >= next_regime_) {
       regime_ = static_cast<unsigned>(rng_.below(5));
       regime_value_ = static_cast<uint32_t>(rng_.below(omax_ + 1ull));
@@ -239,7 +253,9 @@ class DrillBench {
       if (rng_.chance(2)) flows_[rng_.below(flows_.size())] = static_cast<uint32_t>(rng_.next() & ll::low_mask(cfg_.HashW));
       in.mask[e] = pick_mask();
       if (storm_until_ && rng_.chance(90)) in.mask[e] = storm_mask_;
-      if (cfg_.Groups > 0 && rng_.chance(30)) {
+      const bool to_sat = sat_port_ >= 0 && rng_.chance(95);
+      if (to_sat) in.mask[e] = 1ull << sat_port_;
+      if (cfg_.Groups > 0 && !to_sat && rng_.chance(30)) {
         in.grp_en[e] = true;
         in.grp[e] = static_cast<uint32_t>(rng_.below(1ull << cfg_.grp_aw()));
         if (rng_.chance(10)) {  // N-1, N, N+1 of the group range (as far as the id width reaches)
@@ -537,6 +553,9 @@ class DrillBench {
   uint64_t program_delay_ = 0, program_at_ = ~0ull;
   // storms
   uint64_t storm_until_ = 0, next_storm_ = ~0ull, storm_mask_ = 0;
+  // saturation phases: the port whose counter is driven to saturation (-1: none)
+  int sat_port_ = -1;
+  uint64_t next_sat_ = 0;
   uint32_t pair_[4][2] = {};
   bool pair_last_[4] = {}, last_write_[4] = {};
   uint64_t last_idx_[4] = {};
