@@ -476,15 +476,12 @@ module drill_engine #(
   logic [K-1:0]     top;
   always_comb begin
     logic [K*K-1:0] beats;   // beats[i*K+j]: candidate i beats candidate j
-    logic           bij;
     beats = '0;
-    bij   = 1'b0;  // assigned before every use; set here so a loop Verilator does not unroll (large K) infers no latch
     for (int i = 0; i < K; i++) begin
       for (int j = 0; j < K; j++) begin
         if (j > i) begin
-          bij = cand_v[i] && (!cand_v[j] || (cand_occ[i*OccW +: OccW] <= cand_occ[j*OccW +: OccW]));
-          beats[i*K+j] = bij;
-          beats[j*K+i] = cand_v[j] && !bij;
+          beats[i*K+j] = cand_v[i] && (!cand_v[j] || (cand_occ[i*OccW +: OccW] <= cand_occ[j*OccW +: OccW]));
+          beats[j*K+i] = cand_v[j] && !beats[i*K+j];
         end
       end
     end
