@@ -429,13 +429,13 @@ void Model::tick(const Inputs& in) {
     if (cfg_.Groups > 0) {
       cc = choose_component(cfg_, g.grp.rdata(), g.a_hash);
       cc.ok = cc.ok && g.a_grp_en && g.a_grp_ok;
-      s0_valid = g.c_valid;
-      s0_mode = g.c_mode;
-      s0_hash = g.c_hash;
-      s0_set = g.c_grp_en ? (g.c_comp_ok ? g.comp.rdata() & port_mask_ : 0) : g.c_mask;
-      s0_grp = g.c_grp_en;
-      s0_grp_empty = g.c_grp_en && (!g.c_comp_ok || s0_set == 0);
-      s0_slot = g.c_slot;
+      s0_valid = g.c.valid;
+      s0_mode = g.c.mode;
+      s0_hash = g.c.hash;
+      s0_set = g.c.grp_en ? (g.c.comp_ok ? g.comp.rdata() & port_mask_ : 0) : g.c.mask;
+      s0_grp = g.c.grp_en;
+      s0_grp_empty = g.c.grp_en && (!g.c.comp_ok || s0_set == 0);
+      s0_slot = g.c.slot;
     } else {
       s0_valid = g.a_valid;
       s0_mode = g.a_mode;
@@ -518,21 +518,10 @@ void Model::tick(const Inputs& in) {
     g.r1_slot = s0_slot;
     // C <- B, B <- A
     if (cfg_.Groups > 0) {
-      g.c_valid = !rst && g.b_valid;
-      g.c_mode = g.b_mode;
-      g.c_hash = g.b_hash;
-      g.c_mask = g.b_mask;
-      g.c_grp_en = g.b_grp_en;
-      g.c_comp_ok = g.b_comp_ok;
-      g.c_slot = g.b_slot;
-      g.b_valid = !rst && g.a_valid;
-      g.b_mode = g.a_mode;
-      g.b_hash = g.a_hash;
-      g.b_mask = g.a_mask;
-      g.b_grp_en = g.a_grp_en;
-      g.b_comp_ok = cc.ok;
+      g.c = g.b;
+      g.c.valid = !rst && g.b.valid;
+      g.b = {!rst && g.a_valid, g.a_grp_en, cc.ok, g.a_mode, g.a_hash, g.a_mask, cc.slot};
       g.b_comp_addr = cc.comp < cfg_.Comps ? cc.comp : 0;
-      g.b_slot = cc.slot;
     }
     // A <- inputs
     g.a_valid = !rst && accept;

@@ -196,17 +196,16 @@ class Model {
     bool a_valid = false, a_grp_en = false, a_grp_ok = false;
     uint32_t a_mode = 0, a_hash = 0;
     uint64_t a_mask = 0;
-    // stage B (Groups > 0): the component choice registered
-    bool b_valid = false, b_grp_en = false, b_comp_ok = false;
-    uint32_t b_mode = 0, b_hash = 0;
-    uint64_t b_mask = 0;
+    // stages B (the component choice registered) and C (the component RAM's read data
+    // arrives), Groups > 0 only
+    struct CompStage {
+      bool valid = false, grp_en = false, comp_ok = false;
+      uint32_t mode = 0, hash = 0;
+      uint64_t mask = 0;
+      unsigned slot = 0;  // coverage only
+    };
+    CompStage b, c;
     unsigned b_comp_addr = 0;  // the component RAM's read address (0 for ids >= Comps)
-    unsigned b_slot = 0;       // coverage only
-    // stage C (Groups > 0): the component RAM's read data arrives
-    bool c_valid = false, c_grp_en = false, c_comp_ok = false;
-    uint32_t c_mode = 0, c_hash = 0;
-    uint64_t c_mask = 0;
-    unsigned c_slot = 0;  // coverage only
     // R1
     bool r1_valid = false;
     uint32_t r1_mode = 0, r1_hash = 0;
