@@ -7,8 +7,9 @@
 //   B  : (Groups > 0 only) weighted hash of the flow over the group's 4 slots picks a
 //        component (registered)
 //   C  : (Groups > 0 only) component RAM read gives its port mask
-//   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; one 64-bit
-//        PRNG draw (its top D*(clog2(Ports)+10) bits registered)
+//   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; one PRNG draw
+//        of ceil(D*(clog2(Ports)+10)/64) 64-bit words (its top D*(clog2(Ports)+10) bits
+//        registered)
 //   Q1 : ranks of the d samples in S (uniform, without replacement), or the ECMP /
 //        round-robin rank; round-robin state update
 //   Q2 : rank -> port (k-th set bit); flow-table RAM read (per-flow mode)
