@@ -1,7 +1,7 @@
 // marker_ewma: EWMA update and the queue length a decision uses (combinational,
 // stage S1 of marker_top).
 //   avg (QW.8 fixed point) += ((q << 8) - avg) >>> W   on enqueue events only
-//   qeff = EWMA mode ? avg >> 8 : q
+//   qeff = EWMA mode ? avg >> 8 : q   (avg after this event: a dequeue leaves it)
 // The average does not decay while the queue is idle (dequeue events leave it).
 //
 // Timing: the subtract-then-shift of the formula is rewritten so that both shifts run
@@ -23,7 +23,8 @@ module marker_ewma #(
   input  wire logic            deq_i,      // dequeue event
   input  wire logic [QW-1:0]   qlen_i,
   input  wire logic [QW+7:0]   avg_i,      // stored EWMA before this event
-  output logic      [QW+7:0]   avg_o,      // EWMA after this event
+  output logic      [QW+7:0]   avg_o,      // EWMA after this event if it is an enqueue
+                                           // (the caller writes it back on enqueues only)
   output logic      [QW-1:0]   qeff_o
 );
   initial begin
@@ -49,8 +50,8 @@ module marker_ewma #(
   assign upd_b0 = cs_s + {cs_c[AW-1:1], 1'b1};  // avg + xs - ys
   assign upd_b1 = cs_s + cs_c;                  // avg + xs - ys - 1
   assign upd    = borrow ? upd_b1 : upd_b0;
-  assign avg_o  = deq_i ? avg_i : upd;
-  assign qeff_o = ewma_i ? avg_o[QW+7:8] : qlen_i;
+  assign avg_o  = upd;
+  assign qeff_o = ewma_i ? (deq_i ? avg_i[QW+7:8] : upd[QW+7:8]) : qlen_i;
 endmodule
 
 `default_nettype wire

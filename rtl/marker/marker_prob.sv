@@ -5,9 +5,12 @@
 // 48); stage S3 multiplies prod = (qeff - Kmin) * M, and a fresh 48-bit draw r48 decides
 //   congested = above || (linear && (r48 >> (48 - E)) < prod)
 // i.e. P(congested) = min(1, (qeff - Kmin) * M / 2^E) in the linear region (a slope whose
-// probability passes 1 before Kmax saturates at 1). The shift 48 - min(E, 48) comes in
-// ready (marker_top computes it when a profile is committed). prod has PW <= 48 bits, so
-// r < prod is a PW-bit comparison and a test that the bits of r above them are zero.
+// probability passes 1 before Kmax saturates at 1). marker_top forms r = r48 >> (48 -
+// min(E, 48)) in S3 (the shift is computed when a profile is committed) and passes its low
+// PW bits and whether any bit above them is set (then r >= 2^PW > prod), so this stage is
+// one comparison. S3 delivers the product in two parts, prod = plo + (phi << 8) (the two
+// 8-bit halves of M); r < prod is tested as plo + (phi << 8) + ~r >= 0 (that sum is
+// prod - r - 1), one carry-save layer and one carry chain of PW + 2 bits.
 `default_nettype none
 
 module marker_prob #(
@@ -15,11 +18,12 @@ module marker_prob #(
 ) (
   input  wire logic            above_i,
   input  wire logic            linear_i,
-  input  wire logic [PW-1:0]   prod_i,
-  input  wire logic [5:0]      shift_i,    // 48 - min(E, 48), 0..48
+  input  wire logic [PW-9:0]   plo_i,      // (qeff - Kmin) * M[7:0]
+  input  wire logic [PW-9:0]   phi_i,      // (qeff - Kmin) * M[15:8]
+  input  wire logic [PW-1:0]   r_i,        // the shifted draw's low PW bits
+  input  wire logic            r_high_i,   // the shifted draw has a bit set above them
   input  wire logic            act_mark_i,
   input  wire logic            act_drop_i,
-  input  wire logic [47:0]     rand_i,     // rand_o[63:16] of ll_prng
   output logic                 mark_o,
   output logic                 drop_o
 );
@@ -27,16 +31,19 @@ module marker_prob #(
     if (PW < 24 || PW > 48) $error("marker_prob: PW must be in 24..48");
   end
 
-  logic [47:0] r;
-  logic        hit, r_high;
-
-  assign r      = rand_i >> shift_i;
-  if (PW < 48) begin : g_high
-    assign r_high = |r[47:PW];
-  end else begin : g_nohigh
-    assign r_high = 1'b0;
-  end
-  assign hit    = above_i || (linear_i && !r_high && (r[PW-1:0] < prod_i));
+  // all three operands zero- / sign-extended to PW + 2 bits: prod < 2^PW and r < 2^PW, so
+  // prod - r - 1 lies in [-2^PW, 2^PW - 2] and its sign bit is the test
+  localparam int SW = PW + 2;
+  logic [SW-1:0] a, b, c, cs_s, cs_c, d;
+  logic          hit, r_lt_prod;
+  assign a         = {10'h000, plo_i};
+  assign b         = {2'b00, phi_i, 8'h00};
+  assign c         = ~{2'b00, r_i};
+  assign cs_s      = a ^ b ^ c;
+  assign cs_c      = {((a[SW-2:0] & b[SW-2:0]) | (a[SW-2:0] & c[SW-2:0]) | (b[SW-2:0] & c[SW-2:0])), 1'b0};
+  assign d         = cs_s + cs_c;
+  assign r_lt_prod = !d[SW-1];
+  assign hit    = above_i || (linear_i && !r_high_i && r_lt_prod);
   assign mark_o = hit && act_mark_i;
   assign drop_o = hit && act_drop_i;
 endmodule

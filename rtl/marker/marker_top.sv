@@ -12,8 +12,8 @@
 //   S1     : profile lookup (a snapshot of the whole row travels on), EWMA update
 //            and write-back on enqueue events with last-write forwarding (marker_ewma)
 //   S2     : threshold tests against Kmin and Kmax (marker_thresh)
-//   S3     : (qeff - Kmin) * M
-//   S4     : random test with a fresh PRNG draw (marker_prob)
+//   S3     : (qeff - Kmin) * M; the event's PRNG draw, shifted to the profile's scale
+//   S4     : random test (marker_prob)
 //   out    : registered result on dec_*_o
 // Tables: qmap (queue -> profile, RAM), ewma (per queue, RAM, QW.8 fixed point),
 // profiles (Profiles rows of flops, loaded atomically from the STAGE_* shadow
@@ -194,40 +194,57 @@ module marker_top #(
     .rdata_o (pid_rd)
   );
 
-  // EWMA RAM with last-write forwarding (the only writer besides the sweep is S1,
-  // so the last value written to a queue is that queue's current contents)
+  // EWMA RAM. S1's write-back is registered (wb_*_q) and reaches the RAM one cycle later,
+  // so the update ends at a register, not at the RAM's write-data setup. A word is in the
+  // RAM for a read in a later cycle than its write, so an event accepted in cycle t needs
+  // a forwarded word only for S1's write-back in t (in wb_avg_q from t + 1 on) and for the
+  // registered write still pending in t (captured into fwd_avg_q at acceptance: S1 may
+  // overwrite wb_avg_q in t). Both tests are made at acceptance (fwd_new_q, fwd_old_q),
+  // so S1 starts from registers; the first wins (it is the newer word). The only writers
+  // are the sweep and S1; a stall writes nothing new into wb_*_q and holds the choice.
   logic [AW-1:0]    avg_rd, avg_old, avg_new;
   logic             s1_wb;
-  logic             fwd_valid_q;
-  logic [QIdxW-1:0] fwd_queue_q;
+  logic             wb_pend_q;
+  logic [QIdxW-1:0] wb_queue_q;
+  logic [AW-1:0]    wb_avg_q;
+  logic             fwd_new_q, fwd_old_q;
   logic [AW-1:0]    fwd_avg_q;
 
   assign s1_wb = s1_valid_q && adv && !s1_deq_q;
 
   ll_ram_1r1w #(.Width(AW), .Depth(Queues)) u_ewma (
     .clk_i   (clk_i),
-    .we_i    (sweep_we || s1_wb),
-    .waddr_i (sweep_we ? sweep_addr : s1_queue_q),
-    .wdata_i (sweep_we ? '0 : avg_new),
+    .we_i    (sweep_we || wb_pend_q),
+    .waddr_i (sweep_we ? sweep_addr : wb_queue_q),
+    .wdata_i (sweep_we ? '0 : wb_avg_q),
     .re_i    (accept),
     .raddr_i (ev_queue_i),
     .rdata_o (avg_rd)
   );
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      fwd_valid_q <= 1'b0;
-    end else if (s1_wb) begin
-      fwd_valid_q <= 1'b1;
-    end
+    if (!rst_ni) wb_pend_q <= 1'b0;
+    else         wb_pend_q <= s1_wb;
   end
   always_ff @(posedge clk_i) begin
     if (s1_wb) begin
-      fwd_queue_q <= s1_queue_q;
-      fwd_avg_q   <= avg_new;
+      wb_queue_q <= s1_queue_q;
+      wb_avg_q   <= avg_new;
     end
   end
-  assign avg_old = (fwd_valid_q && fwd_queue_q == s1_queue_q) ? fwd_avg_q : avg_rd;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      fwd_new_q <= 1'b0;
+      fwd_old_q <= 1'b0;
+    end else if (accept) begin
+      fwd_new_q <= s1_wb && (s1_queue_q == ev_queue_i);
+      fwd_old_q <= wb_pend_q && (wb_queue_q == ev_queue_i);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (accept) fwd_avg_q <= wb_avg_q;
+  end
+  assign avg_old = fwd_new_q ? wb_avg_q : fwd_old_q ? fwd_avg_q : avg_rd;  // newest first
 
   // S1: profile snapshot (the whole row travels on, so a commit never tears a
   // decision) and the EWMA read-modify-write
@@ -316,11 +333,42 @@ module marker_top #(
     end
   end
 
-  // S3: the multiply (excess * M)
+  // S3: the multiply (excess * M, as two 8-bit halves of M: S4 adds them inside its
+  // comparison, so neither stage has a 40-bit carry after a multiplier) and the draw the event will be judged with, shifted.
+  // The PRNG runs one draw ahead: draw_q is the current draw (the one an event leaving S4
+  // now uses) and the generator's own output register already holds the next. An event
+  // entering S4 is judged with the next draw if S4's event leaves at the same edge, else
+  // with the current one; so its shifted draw r = draw >> (48 - min(E, 48)) is formed here
+  // and S4 starts from registers (marker_prob). The stream is the same as drawing at S4:
+  // one step per event leaving S4, plus one priming step when init_done_o rises (no event
+  // can be in the pipeline then), which loads draw_q with the reset state's draw.
+  localparam int PW = QW + 16;  // product width
   logic             s4_valid_q, s4_above_q, s4_linear_q, s4_act_mark_q, s4_act_drop_q;
   logic [QIdxW-1:0] s4_queue_q;
-  logic [QW+15:0]   s4_prod_q;
-  logic [5:0]       s4_sh_q;
+  logic [QW+7:0]    s4_plo_q, s4_phi_q;  // excess * M[7:0], excess * M[15:8]
+  logic [PW-1:0]    s4_r_q;
+  logic             s4_r_high_q;
+  logic [63:0] rnd;             // the next draw (ll_prng's output register)
+  logic [47:0] draw_q, draw_s3, r_s3;
+  logic        leave, prime, primed_q;
+  assign leave = s4_valid_q && adv;
+  assign prime = init_done && !primed_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) primed_q <= 1'b0;
+    else         primed_q <= init_done;
+  end
+  ll_prng #(.Seed(Seed)) u_prng (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (leave || prime),
+    .rand_o (rnd)
+  );
+  always_ff @(posedge clk_i) begin
+    if (leave || prime) draw_q <= rnd[63:16];
+  end
+  assign draw_s3 = leave ? rnd[63:16] : draw_q;
+  assign r_s3    = draw_s3 >> s3_sh_q;
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s4_valid_q <= 1'b0;
     else if (adv) s4_valid_q <= s3_valid_q;
@@ -330,32 +378,26 @@ module marker_top #(
       s4_queue_q    <= s3_queue_q;
       s4_above_q    <= s3_above_q;
       s4_linear_q   <= s3_linear_q;
-      s4_prod_q     <= s3_excess_q * s3_m_q;
-      s4_sh_q       <= s3_sh_q;
+      s4_plo_q      <= s3_excess_q * s3_m_q[7:0];
+      s4_phi_q      <= s3_excess_q * s3_m_q[15:8];
+      s4_r_q        <= r_s3[PW-1:0];
+      s4_r_high_q   <= (PW < 48) ? |(r_s3 >> PW) : 1'b0;  // r >= 2^PW > prod
       s4_act_mark_q <= s3_act_mark_q;
       s4_act_drop_q <= s3_act_drop_q;
     end
   end
 
-  // S4: the random test, one PRNG draw per event leaving S4
-  logic [63:0] rnd;
-  logic        mark, drop, leave;
-  assign leave = s4_valid_q && adv;
-  ll_prng #(.Seed(Seed)) u_prng (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .en_i   (leave),
-    .rand_o (rnd)
-  );
-
-  marker_prob #(.PW(QW + 16)) u_prob (
+  // S4: the random test
+  logic mark, drop;
+  marker_prob #(.PW(PW)) u_prob (
     .above_i    (s4_above_q),
     .linear_i   (s4_linear_q),
-    .prod_i     (s4_prod_q),
-    .shift_i    (s4_sh_q),
+    .plo_i      (s4_plo_q),
+    .phi_i      (s4_phi_q),
+    .r_i        (s4_r_q),
+    .r_high_i   (s4_r_high_q),
     .act_mark_i (s4_act_mark_q),
     .act_drop_i (s4_act_drop_q),
-    .rand_i     (rnd[63:16]),
     .mark_o     (mark),
     .drop_o     (drop)
   );
