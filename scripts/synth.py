@@ -71,6 +71,8 @@ import subprocess
 import sys
 import time
 
+import ff_drive   # scripts/ff_drive.py: flip-flop drive strength by fanout
+
 import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -572,7 +574,8 @@ def read_script(block, cfg):
 
 def gate_script(top, work, generic_rtlil=None, asic_rtlil=None):
     """Yosys commands from the read design to the IHP SG13G2 netlist: generic synthesis with
-    memories kept (`memory -nomap`), then dfflibmap + abc -liberty. Writes work/abc.script.
+    memories kept (`memory -nomap`), then dfflibmap + abc -liberty, then the strong
+    flip-flop cell where one drives many pins (scripts/ff_drive.py). Writes work/abc.script.
     generic_rtlil / asic_rtlil: also write the generic-gate / SG13G2 netlist as RTLIL there
     (scripts/equiv.py proves both against the RTL)."""
     abc_script = os.path.join(work, "abc.script")
@@ -593,6 +596,10 @@ tee -q -o {work}/generic.txt stat
 {dump_generic}dfflibmap -liberty {LIB}
 abc -D {ABC_TARGET_PS} -liberty {LIB} -script {abc_script}
 opt_clean
+rename -enumerate -pattern {ff_drive.FF_PATTERN} t:{ff_drive.FF_CELL}
+write_json {work}/ff_netlist.json
+exec -expect-return 0 -- {sys.executable} {os.path.join(ROOT, "scripts", "ff_drive.py")} {work}/ff_netlist.json {work}/ff_drive.ys
+script {work}/ff_drive.ys
 tee -q -o {work}/asic.txt stat -liberty {LIB}
 {dump_asic}"""
 

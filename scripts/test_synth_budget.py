@@ -15,6 +15,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import synth  # noqa: E402
+import ff_drive  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 
@@ -164,6 +165,57 @@ class Breakdown(unittest.TestCase):
         self.assertEqual(synth.target_value(t, reps), (4.5, "b/x"))
         t = {"configs": ["b/y"], "metric": "ice40_median_mhz", "op": ">=", "target": 75}
         self.assertEqual(synth.target_value(t, reps), (80.0, "b/y"))
+
+
+class FlipFlopDrive(unittest.TestCase):
+    """scripts/ff_drive.py: which flip-flops get the strong cell, and its script."""
+
+    def netlist(self, loads_a, loads_b, out_port_on_a=False):
+        # two flip-flops: ll_ff_0 drives net 10, ll_ff_1 net 11; each load a NAND2 input
+        cells = {"ll_ff_0": {"type": ff_drive.FF_CELL, "connections": {"CLK": [2], "D": [3], "Q": [10], "Q_N": [20], "RESET_B": ["1"]}},
+                 "ll_ff_1": {"type": ff_drive.FF_CELL, "connections": {"CLK": [2], "D": [4], "Q": [11], "Q_N": [21], "RESET_B": ["1"]}}}
+        for i in range(loads_a):
+            cells[f"g{i}"] = {"type": "sg13g2_nand2_1", "connections": {"A": [10], "B": [5], "Y": [100 + i]}}
+        for i in range(loads_b):
+            cells[f"h{i}"] = {"type": "sg13g2_nand2_1", "connections": {"A": [21], "B": [11], "Y": [200 + i]}}
+        ports = {"o": {"direction": "output", "bits": [10] if out_port_on_a else [5]}}
+        return {"modules": {"top": {"ports": ports, "cells": cells}}}
+
+    def test_fanout_count_and_limit(self):
+        lo = ff_drive.lib_output_pins()
+        self.assertEqual(lo[ff_drive.FF_CELL], {"Q", "Q_N"})
+        self.assertEqual(lo["sg13g2_nand2_1"], {"Y"})
+        fo = ff_drive.fanouts(self.netlist(ff_drive.FANOUT_LIMIT, 9, out_port_on_a=True), lo)
+        # Q and Q_N both count; an output port counts one pin; the driving flop's own pins do not
+        self.assertEqual(fo, {("top", "ll_ff_0"): ff_drive.FANOUT_LIMIT + 1, ("top", "ll_ff_1"): 18})
+
+    def test_script(self):
+        with tempfile.TemporaryDirectory() as d:
+            js, ys = os.path.join(d, "n.json"), os.path.join(d, "d.ys")
+            with open(js, "w") as f:
+                json.dump(self.netlist(ff_drive.FANOUT_LIMIT, 3), f)
+            subprocess.run([sys.executable, os.path.join(HERE, "ff_drive.py"), js, ys], check=True,
+                           stdout=subprocess.DEVNULL)
+            text = open(ys).read()
+            # ll_ff_0 drives exactly the limit: stays weak; ll_ff_1 drives 6
+            self.assertNotIn("chtype", text)
+            self.assertIn(f"select -assert-count 0 t:{ff_drive.FF_STRONG}", text)
+            with open(js, "w") as f:
+                json.dump(self.netlist(ff_drive.FANOUT_LIMIT + 1, 3), f)
+            subprocess.run([sys.executable, os.path.join(HERE, "ff_drive.py"), js, ys], check=True,
+                           stdout=subprocess.DEVNULL)
+            text = open(ys).read()
+            self.assertIn(f"chtype -set {ff_drive.FF_STRONG} top/ll_ff_0\n", text)
+            self.assertIn(f"select -assert-count 1 t:{ff_drive.FF_STRONG}", text)
+            # a flip-flop Yosys did not rename is refused, not silently left weak
+            n = self.netlist(1, 1)
+            n["modules"]["top"]["cells"]["$auto$x"] = n["modules"]["top"]["cells"].pop("ll_ff_0")
+            with open(js, "w") as f:
+                json.dump(n, f)
+            p = subprocess.run([sys.executable, os.path.join(HERE, "ff_drive.py"), js, ys],
+                               capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("not renamed", p.stderr)
 
 
 if __name__ == "__main__":
