@@ -114,9 +114,9 @@ def run(cmd):
 
 
 def checker_selftest():
-    """rtl/common/test/ll_vr_stable_tb.sv under Icarus: the shared valid/ready checker must
+    """tb/common/ll_vr_stable_tb.sv under Icarus: the shared valid/ready checker must
     be quiet on a legal producer and name its instance on each broken one."""
-    tb = os.path.join(RTL, "common", "test", "ll_vr_stable_tb.sv")
+    tb = os.path.join(ROOT, "tb", "common", "ll_vr_stable_tb.sv")
     with tempfile.NamedTemporaryFile(suffix=".vvp") as tmp:
         rc, out = run(["iverilog", "-g2012", "-o", tmp.name, os.path.join(RTL, "common", "ll_assert.svh"),
                        tb, os.path.join(RTL, "common", "ll_vr_stable.sv")])

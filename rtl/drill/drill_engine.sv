@@ -25,6 +25,11 @@
 `ifndef LL_ASSERT_SVH
 `include "ll_assert.svh"
 `endif
+// The register map's mode constants: flows list drill_regs_pkg.sv before this file; a
+// list in another order (or this file alone, with -I rtl/drill) reads it here first.
+`ifndef DRILL_REGS_PKG_SV
+`include "drill_regs_pkg.sv"
+`endif
 
 module drill_engine #(
   parameter int          Ports       = 16,  // output ports N, 2..64
