@@ -4,7 +4,8 @@
 For each configuration in synth/<block>/configs.json:
   1. Yosys generic synthesis with memories kept as memories (`memory -nomap`): generic
      cell counts and memory bits, `check -assert` (no undriven nets, no logic dropped);
-  2. IHP SG13G2 130 nm: dfflibmap + abc -liberty: area in um^2 and NAND2 equivalents
+  2. IHP SG13G2 130 nm: dfflibmap + abc -liberty (the "timing" recipe), then the strong
+     flip-flop where one drives many pins (scripts/ff_drive.py): area in um^2 and NAND2 equivalents
      (memories excluded, reported in bits), and ABC's delay estimate of the longest
      register-to-register logic path;
   2b. static timing of that netlist with OpenSTA (`sta`, see "Static timing" below);
