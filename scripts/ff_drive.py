@@ -14,31 +14,22 @@ usage: ff_drive.py NETLIST.json OUT.ys [--liberty LIB]
 """
 import argparse
 import json
-import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB = os.path.join(ROOT, "synth", "techlib", "sg13g2_stdcell_typ_1p20V_25C.lib")
+import liberty    # scripts/liberty.py: the Liberty file and its cells
+
 FF_CELL = "sg13g2_dfrbp_1"
 FF_STRONG = "sg13g2_dfrbp_2"
 FF_PATTERN = "ll_ff_%"      # rename -enumerate -pattern of the flip-flops before write_json
 FANOUT_LIMIT = 16           # more driven pins than this: the strong cell
 
 
-def lib_output_pins(lib_path=LIB):
+def lib_output_pins(lib_path=liberty.LIB):
     """{cell: set of output pin names} of a Liberty file."""
-    text = open(lib_path).read()
-    starts = [(m.start(), m.group(1)) for m in re.finditer(r"^\s*cell\s*\(\s*\"?(\w+)\"?\s*\)", text, re.M)]
-    out = {}
-    for i, (pos, name) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-        pins = set()
-        for p in re.finditer(r"\bpin\s*\(\s*\"?(\w+)\"?\s*\)\s*\{\s*direction\s*:\s*\"?(\w+)", text[pos:end]):
-            if p.group(2) == "output":
-                pins.add(p.group(1))
-        out[name] = pins
-    return out
+    pin_re = re.compile(r"\bpin\s*\(\s*\"?(\w+)\"?\s*\)\s*\{\s*direction\s*:\s*\"?(\w+)")
+    return {name: {p.group(1) for p in pin_re.finditer(group) if p.group(2) == "output"}
+            for name, group in liberty.cell_groups(lib_path).items()}
 
 
 def fanouts(netlist, lib_out):
@@ -80,7 +71,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("netlist")
     ap.add_argument("out")
-    ap.add_argument("--liberty", default=LIB)
+    ap.add_argument("--liberty", default=liberty.LIB)
     a = ap.parse_args()
     lib_out = lib_output_pins(a.liberty)
     if not lib_out.get(FF_CELL) or lib_out[FF_CELL] != lib_out.get(FF_STRONG):

@@ -73,11 +73,12 @@ import sys
 import time
 
 import ff_drive   # scripts/ff_drive.py: flip-flop drive strength by fanout
+import liberty    # scripts/liberty.py: the Liberty file and its cells
 
 import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB = os.path.join(ROOT, "synth", "techlib", "sg13g2_stdcell_typ_1p20V_25C.lib")
+LIB = liberty.LIB
 BASELINE = os.path.join(ROOT, "synth", "baseline.json")
 README = os.path.join(ROOT, "README.md")
 FMAX_TOLERANCE = 0.90       # iCE40 Fmax floor: 90% of the baseline
@@ -89,9 +90,10 @@ ABC_TARGET_PS = 4000
 # which rewrites the Brent-Kung carry tree of Yosys' $lcu into a ripple chain (a registered
 # 48-bit add: 5.00 ns in STA with dc2, 2.07 ns without, +4.5% area); the baselines used it
 # until issue 17's re-measurement (--abc-recipe area: an experiment, see docs/synthesis.md).
+_TIMING_RECIPE = "strash\nifraig\nscorr\nstrash\n&get -n\n&dch -f\n&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n"
 ABC_RECIPES = {
-    "area": "strash\nifraig\nscorr\ndc2\nstrash\n&get -n\n&dch -f\n&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n",
-    "timing": "strash\nifraig\nscorr\nstrash\n&get -n\n&dch -f\n&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n",
+    "timing": _TIMING_RECIPE,
+    "area": _TIMING_RECIPE.replace("scorr\n", "scorr\ndc2\n"),
 }
 ABC_RECIPE = "timing"
 DEFAULT_CLOCK_NS = 4.0
@@ -599,7 +601,7 @@ abc -D {ABC_TARGET_PS} -liberty {LIB} -script {abc_script}
 opt_clean
 rename -enumerate -pattern {ff_drive.FF_PATTERN} t:{ff_drive.FF_CELL}
 write_json {work}/ff_netlist.json
-exec -expect-return 0 -- {sys.executable} {os.path.join(ROOT, "scripts", "ff_drive.py")} {work}/ff_netlist.json {work}/ff_drive.ys
+exec -expect-return 0 -- {sys.executable} {os.path.join(ROOT, "scripts", "ff_drive.py")} --liberty {LIB} {work}/ff_netlist.json {work}/ff_drive.ys
 script {work}/ff_drive.ys
 tee -q -o {work}/asic.txt stat -liberty {LIB}
 {dump_asic}"""
@@ -615,13 +617,11 @@ def lib_cells(lib_path=LIB):
     """{cell: (area um^2, sequential)} of the Liberty (sequential: it has an ff or latch group)."""
     global _LIB_CELLS
     if _LIB_CELLS is None:
-        text = open(lib_path).read()
-        starts = [(m.start(), m.group(1), float(m.group(2))) for m in
-                  re.finditer(r"cell\s*\(\s*\"?(\w+)\"?\s*\)\s*\{\s*area\s*:\s*([0-9.]+)", text)]
         cells = {}
-        for i, (pos, name, area) in enumerate(starts):
-            end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
-            cells[name] = (area, bool(re.search(r"\b(ff|latch|ff_bank|latch_bank)\s*\(", text[pos:end])))
+        for name, group in liberty.cell_groups(lib_path).items():
+            area = re.match(r"\s*\{\s*area\s*:\s*([0-9.]+)", group)
+            if area:
+                cells[name] = (float(area.group(1)), bool(re.search(r"\b(ff|latch|ff_bank|latch_bank)\s*\(", group)))
         _LIB_CELLS = cells
     return _LIB_CELLS
 

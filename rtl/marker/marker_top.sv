@@ -334,7 +334,8 @@ module marker_top #(
   end
 
   // S3: the multiply (excess * M, as two 8-bit halves of M: S4 adds them inside its
-  // comparison, so neither stage has a 40-bit carry after a multiplier) and the draw the event will be judged with, shifted.
+  // comparison, so neither stage has a 40-bit carry after a multiplier) and the draw the
+  // event will be judged with, shifted.
   // The PRNG runs one draw ahead: draw_q is the current draw (the one an event leaving S4
   // now uses) and the generator's own output register already holds the next. An event
   // entering S4 is judged with the next draw if S4's event leaves at the same edge, else
@@ -381,7 +382,7 @@ module marker_top #(
       s4_plo_q      <= s3_excess_q * s3_m_q[7:0];
       s4_phi_q      <= s3_excess_q * s3_m_q[15:8];
       s4_r_q        <= r_s3[PW-1:0];
-      s4_r_high_q   <= (PW < 48) ? |(r_s3 >> PW) : 1'b0;  // r >= 2^PW > prod
+      s4_r_high_q   <= |(r_s3 >> PW);  // r >= 2^PW > prod (0 when PW = 48)
       s4_act_mark_q <= s3_act_mark_q;
       s4_act_drop_q <= s3_act_drop_q;
     end
