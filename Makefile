@@ -19,7 +19,7 @@
 #   make synth     synthesise every configuration; writes synth/reports and the README table
 #   make equiv     prove the generic and IHP SG13G2 netlists equivalent to the RTL (Yosys equiv_*), with a negative test;
 #                  EQUIV_ARGS=--ci leaves out the configurations marked "equiv": "signoff" (make test does)
-#   make gates     the lockstep benches on Yosys gate netlists (10^6 cycles each; DCQCN opt-in), with a negative test
+#   make gates     the lockstep benches on Yosys gate netlists (10^6 cycles each), with a negative test
 #   make formal    prove the RTL assertions with yosys-smtbmc (BMC + k-induction), each refuted on its own mutant
 #   make signoff   the README's sign-off table from the outputs of equiv, formal, gates, coverage and synth
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)

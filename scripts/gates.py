@@ -10,8 +10,10 @@ the bench must run the set the netlist was synthesised for):
                 `abc -fast`), or
        sg13g2   the IHP SG13G2 netlist with every cell replaced by its Liberty function
                 (read_liberty without -lib, flatten: the Liberty has no Verilog models),
-     written by `write_verilog -noattr` with the ports of the RTL top (checked: names,
-     directions, widths). Memories (--memories):
+     every wire bit-blasted (`splitnets -ports`: Verilator sees no false combinational
+     loop), written by `write_verilog -noattr` as the module <top>__bits under a wrapper
+     with the RTL top's name and ports (checked bit by bit: names, directions).
+     Memories (--memories):
        rtl      (default) every ll_ram_1r1w instance is a black box during synthesis
                 (read_verilog -lib), kept as an instance with its Width/Depth parameters,
                 and the bench links rtl/common/ll_ram_1r1w.sv (behavioural array and its
@@ -29,7 +31,7 @@ Arrays Yosys infers as memories outside ll_ram_1r1w are always mapped to flip-fl
 Output: a table on stdout, build/gates/summary.json and build/gates/report.md.
 
 Usage:
-  gates.py [--selftest]                    every bench of BENCHES but OPT_IN (dcqcn)
+  gates.py [--selftest]                    every bench of BENCHES
   gates.py --bench marker [--bench pfc_codec] [--netlist sg13g2] [--memories flops]
   gates.py --selftest-only
 """
@@ -57,12 +59,7 @@ BENCHES = (
     ("pfc", "pfc_codec", "tb/pfc/codec/CMakeLists.txt", "c0"),
     ("dcqcn", "dcqcn", "tb/dcqcn/CMakeLists.txt", "s0"),
 )
-# Not in the default run (`--bench dcqcn` runs it): its generic netlist (72,860 cells)
-# mismatches the model at cycle 411 of seed 1 (the STAT_ALPHA snapshot reads 0xfc000000,
-# the model 0x7c000000: bit 44 of alpha, i.e. alpha >= 1.0); its `--netlist elab` passes,
-# so synthesis introduces it; bisected with --stop-after to the opt_merge after techmap,
-# not yet to one merge (docs/gates.md). Its build alone is about 300 CPU seconds.
-OPT_IN = ("dcqcn",)
+BIT_SUFFIX = "__bits"      # the bit-blasted netlist module; the wrapper keeps the top's name
 SELFTEST = "pfc_codec"     # the bench whose netlist the negative test mutates
 SEED = 1
 RAM = "ll_ram_1r1w"
@@ -137,12 +134,28 @@ def read_script(block, top, params, memories):
             f"{synth.chparams(params, top)}hierarchy -check -top {top}\nrename -top {top}\n")
 
 
-def verilog_ports(path):
-    """[(name, direction, width)] of the module in a write_verilog netlist, sorted."""
+def verilog_ports(path, module):
+    """[(name, direction, width)] of one module of a write_verilog netlist, sorted; an
+    escaped name (a port bit of the bit-blasted netlist, `\\x_o[3] `) without its escape."""
+    text = open(path).read()
+    m = re.search(rf"^module {re.escape(module)}\(.*?^endmodule", text, re.M | re.S)
+    if not m:
+        raise RuntimeError(f"{path}: no module {module}")
     ports = []
-    for d, hi, lo, n in re.findall(r"^  (input|output)\s+(?:\[(\d+):(\d+)\]\s+)?(\S+);", open(path).read(), re.M):
-        ports.append((n, d, abs(int(hi) - int(lo)) + 1 if hi else 1))
+    for d, hi, lo, n in re.findall(r"^  (input|output)\s+(?:\[(\d+):(\d+)\]\s+)?(\S+)\s*;", m.group(0), re.M):
+        ports.append((n.lstrip("\\"), d, abs(int(hi) - int(lo)) + 1 if hi else 1))
     return sorted(ports)
+
+
+def wrapper(top, inner, ports):
+    """The module the bench binds: the RTL top's name and ports [(name, direction,
+    width)], each port bit wired to the bit-level module's port of that bit."""
+    decl = [f"  {d} {f'[{w - 1}:0] ' if w > 1 else ''}{n};" for n, d, w in ports]
+    conn = [f"    .{n}({n})" if w == 1 else f"    .\\{n}[{i}] ({n}[{i}])"
+            for n, _, w in ports for i in range(w)]
+    return (f"// {top}: the RTL top's ports over the bit-blasted netlist {inner} (scripts/gates.py)\n"
+            f"module {top}({', '.join(n for n, _, _ in ports)});\n" + "\n".join(decl) + "\n"
+            f"  {inner} bits (\n" + ",\n".join(conn) + "\n  );\nendmodule\n\n")
 
 
 # Diagnosis (--stop-after): the generic flow cut before the pass that follows the named
@@ -175,20 +188,32 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     post = ""
     if netlist == "sg13g2":   # every cell becomes its Liberty function
         post = f"read_liberty -ignore_miss_func {synth.LIB}\nflatten\nopt_clean\n"
+    # Bit-blast every wire, ports included: a multi-bit wire whose bits feed one another
+    # through gates is a false combinational loop to Verilator (UNOPTFLAT: 2,023 of them in
+    # the DCQCN netlist), and Verilator 5.006 computed such a netlist wrongly (docs/gates.md,
+    # "DCQCN and false loops"). With single-bit wires it sees no loop, and the bench build
+    # makes a new one an error (tb/common/lockstep.cmake). The bit-level module is renamed
+    # <top>__bits; a wrapper with the RTL top's name and ports (BIT_SUFFIX) instantiates it.
+    inner = top + BIT_SUFFIX
     script = (read + gate + post + f"tee -q -o {work}/netlist_stat.txt stat\n"
-              f"write_verilog -noattr {out_v}\n")
+              f"splitnets -ports\nrename {top} {inner}\nwrite_verilog -noattr {out_v}\n")
     secs, cpu = yosys(script, os.path.join(work, "gates.ys"), os.path.join(work, "gates.log"), work)
     total, cells = synth.parse_stat_cells(open(f"{work}/netlist_stat.txt").read())
     rams = cells.get(RAM, 0)
-    # the netlist's ports must be the RTL top's (the bench binds them by name and type)
+    # the bit-level module's ports must be the RTL top's, bit by bit
     yosys(synth.read_script(block, {"top": top, "params": params}) + f"proc\nwrite_json {work}/ports.json\n",
           os.path.join(work, "ports.ys"), os.path.join(work, "ports.log"), work)
     mod = json.load(open(f"{work}/ports.json"))["modules"][top]
     rtl = sorted((n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items())
-    net = verilog_ports(out_v)
-    if rtl != net:
+    bits = sorted((n if w == 1 else f"{n}[{i}]", d, 1) for n, d, w in rtl for i in range(w))
+    net = verilog_ports(out_v, inner)
+    if bits != net:
         raise RuntimeError(f"{name}: netlist ports differ from the RTL top's: "
-                           f"{sorted(set(rtl) ^ set(net))[:6]}")
+                           f"{sorted(set(bits) ^ set(net))[:6]}")
+    with open(out_v) as f:
+        text = f.read()
+    with open(out_v, "w") as f:
+        f.write(wrapper(top, inner, rtl) + text)
     mems = sum(v for k, v in cells.items() if k.startswith("$mem"))
     if mems:
         raise RuntimeError(f"{name}: {mems} memories left as $mem cells in the netlist")
@@ -259,7 +284,8 @@ def pick_and(path):
     """The line index of the 2-input AND closest (in signal hops, through gates and
     flip-flops) to an output port, first in file order on a tie."""
     lines = open(path).read().split("\n")
-    outs = {n for n, d, _ in verilog_ports(path) if d == "output"}
+    top = re.search(r"^module (\S+?)\(", open(path).read(), re.M).group(1)   # the wrapper
+    outs = {_base("\\" + n) for n, d, _ in verilog_ports(path, top + BIT_SUFFIX) if d == "output"}
     drivers = {}   # signal -> signals it is computed from
     for ln in lines:
         s = ln.strip()
@@ -341,7 +367,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     names = [b[1] for b in BENCHES]
     ap.add_argument("--bench", action="append", choices=names,
-                    help="bench(es) to run (default: all but %s)" % ", ".join(OPT_IN))
+                    help="bench(es) to run (default: all)")
     ap.add_argument("--netlist", choices=("generic", "sg13g2", "elab"), default="generic",
                     help="elab: the RTL as Yosys reads it, not synthesised (tells a frontend misreading "
                          "from a synthesis error)")
@@ -358,7 +384,7 @@ def main():
     a.out = os.path.abspath(a.out)
     if a.stop_after and a.netlist != "generic":
         die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")
-    want = set(a.bench or [n for n in names if n not in OPT_IN])
+    want = set(a.bench or names)
     if a.selftest_only:
         want = {SELFTEST}
     benches = []
