@@ -85,7 +85,11 @@ module dcqcn_np #(
   logic fwd_d;
   assign fwd_d = s1_valid_q && (s1_flow_q == ce_flow_i);
 
-  assign ent = (fwd_q && wb_send_q) ? {1'b1, wb_t_q} : ram_rdata;
+  // use_fwd_q == (fwd_q && wb_send_q), registered as one flip-flop: the entry select
+  // drives a whole entry's muxes, and a gate in front of that fanout was on np_q64's
+  // critical path (STA)
+  logic use_fwd_q;
+  assign ent = use_fwd_q ? {1'b1, wb_t_q} : ram_rdata;
 
   // Interval test, d = (t - last) mod 2^TW, I = interval: d >= I iff d + ~I + 1 carries
   // out of TW bits. With S = t + ~last + ~I + 2 (TW + 2 bits, no overflow) and
@@ -135,6 +139,7 @@ module dcqcn_np #(
       s1_valid_q <= 1'b0;
       wb_valid_q <= 1'b0;
       fwd_q      <= 1'b0;
+      use_fwd_q  <= 1'b0;
       rd_q       <= '0;
       wr_q       <= '0;
       n_q        <= '0;
@@ -142,6 +147,7 @@ module dcqcn_np #(
       s1_valid_q <= acc;
       wb_valid_q <= s1_valid_q;
       fwd_q      <= fwd_d;
+      use_fwd_q  <= fwd_d && send;
       if (pop) rd_q <= rd_q + 1'b1;
       if (cnp_sent_o) wr_q <= wr_q + 1'b1;
       n_q <= n_q + (cnp_sent_o ? 3'd1 : 3'd0) - (pop ? 3'd1 : 3'd0);
@@ -165,6 +171,7 @@ module dcqcn_np #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       `LL_ASSERT(fwd_q == (wb_valid_q && wb_flow_q == s1_flow_q), ("dcqcn_np: early forwarding test disagrees"))
+      `LL_ASSERT(use_fwd_q == (fwd_q && wb_send_q), ("dcqcn_np: registered forwarding select disagrees"))
     end
   end
   // valid/ready: a CNP offered and not taken stays offered, with the same flow
