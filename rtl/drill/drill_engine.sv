@@ -162,34 +162,31 @@ module drill_engine #(
     // weighted choice: x = floor(h * W / 2^Hc) in [0, W); slot s is chosen when
     // W0 + .. + W(s-1) <= x < W0 + .. + Ws. The RAM row holds the prefix sums Ss
     // (computed at commit time), so no adder is in front of the multiplier.
+    // Stage A: the product, and per slot whether its component id is in range; the row
+    // fields the choice needs are registered with x. S3 = W is not: x < W always holds,
+    // so slot 3 is the choice when x is past S2 (and W = 0 makes the choice unused).
     logic [9:0]        wsum;
     logic [9:0]        x;
     logic [Hc+9:0]     prod;
-    logic [7:0]        comp_id;
-    logic              comp_ok;
+    logic [3:0]        id_ok;   // slot s names a component < Comps
     always_comb begin
-      logic found;
       wsum = grp_rd[30 +: 10];
       prod = (Hc + 10)'(a_hash_q[HashW-1 -: Hc]) * (Hc + 10)'(wsum);
       x    = prod[Hc +: 10];
-      comp_id = grp_rd[64 +: 8];
-      found   = 1'b0;
-      for (int s = 0; s < 4; s++) begin
-        if (!found && (x < grp_rd[10*s +: 10])) begin
-          comp_id = grp_rd[40 + 8*s +: 8];
-          found   = 1'b1;
-        end
-      end
-      comp_ok = a_grp_en_q && a_grp_ok_q && (wsum != 10'd0) && (32'(comp_id) < Comps);
+      for (int s = 0; s < 4; s++) id_ok[s] = (32'(grp_rd[40 + 8*s +: 8]) < Comps);
     end
 
-    // stage B: the choice registered (it is a multiplier, a compare and a mux deep: the
-    // component RAM's read address does not wait for it in the same cycle)
-    logic             b_valid_q, b_grp_en_q, b_comp_ok_q;
+    // stage B: x against S0..S2 picks the slot, whose component id addresses the
+    // component RAM directly (the compares and the id mux fit in front of the RAM's
+    // address setup; the multiplier and the compares together did not fit 4 ns: 4.37 ns)
+    logic             b_valid_q, b_grp_en_q, b_grp_ok_q;
     logic [2:0]       b_mode_q;
     logic [HashW-1:0] b_hash_q;
     logic [Ports-1:0] b_mask_q;
-    logic [CompAw-1:0] b_comp_addr_q;  // ids >= Comps: row 0, unused (comp_ok)
+    logic [9:0]       b_x_q;
+    logic [29:0]      b_sum_q;              // S0, S1, S2
+    logic [4*CompAw-1:0] b_id_q;            // the slots' component ids (low CompAw bits)
+    logic [3:0]       b_id_ok_q;
     always_ff @(posedge clk_i) begin
       if (!rst_ni) b_valid_q <= 1'b0;
       else         b_valid_q <= a_valid_q;
@@ -199,8 +196,28 @@ module drill_engine #(
       b_hash_q    <= a_hash_q;
       b_mask_q    <= a_mask_q;
       b_grp_en_q  <= a_grp_en_q;
-      b_comp_ok_q <= comp_ok;
-      b_comp_addr_q <= (32'(comp_id) < Comps) ? comp_id[CompAw-1:0] : '0;
+      b_grp_ok_q  <= a_grp_en_q && a_grp_ok_q && (wsum != 10'd0);
+      b_x_q       <= x;
+      b_sum_q     <= grp_rd[29:0];
+      b_id_ok_q   <= id_ok;
+      for (int s = 0; s < 4; s++) b_id_q[s*CompAw +: CompAw] <= grp_rd[40 + 8*s +: CompAw];
+    end
+
+    logic [1:0]        slot;
+    logic              comp_ok;
+    logic [CompAw-1:0] b_comp_addr;  // ids >= Comps: row 0, unused (comp_ok)
+    always_comb begin
+      logic found;
+      slot  = 2'd3;
+      found = 1'b0;
+      for (int s = 0; s < 3; s++) begin
+        if (!found && (b_x_q < b_sum_q[10*s +: 10])) begin
+          slot  = 2'(s);
+          found = 1'b1;
+        end
+      end
+      comp_ok     = b_grp_ok_q && b_id_ok_q[slot];
+      b_comp_addr = b_id_ok_q[slot] ? b_id_q[slot*CompAw +: CompAw] : '0;
     end
 
     // stage C: the component RAM read (the port mask arrives with the c_* registers)
@@ -210,7 +227,7 @@ module drill_engine #(
       .waddr_i (sweep_we_i ? sweep_addr_i[CompAw-1:0] : comp_waddr_i[CompAw-1:0]),
       .wdata_i (sweep_we_i ? '0 : comp_wdata_i),
       .re_i    (1'b1),
-      .raddr_i (b_comp_addr_q),
+      .raddr_i (b_comp_addr),
       .rdata_o (comp_rd)
     );
 
@@ -227,7 +244,7 @@ module drill_engine #(
       c_hash_q    <= b_hash_q;
       c_mask_q    <= b_mask_q;
       c_grp_en_q  <= b_grp_en_q;
-      c_comp_ok_q <= b_comp_ok_q;
+      c_comp_ok_q <= comp_ok;
     end
 
     assign s0_valid = c_valid_q;
