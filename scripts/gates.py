@@ -63,7 +63,10 @@ BIT_SUFFIX = "__bits"      # the bit-blasted netlist module; the wrapper keeps t
 SELFTEST = "pfc_codec"     # the bench whose netlist the negative test mutates
 SEED = 1
 RAM = "ll_ram_1r1w"
-MUT_RE = re.compile(r"^  assign (\S+(?: \[\d+\])?) = ([^\s~(]\S*(?: \[\d+\])?) & ([^\s~(]\S*(?: \[\d+\])?);$")
+# a netlist operand: an escaped name (a port bit of the bit-blasted netlist, or a
+# hierarchical one), which write_verilog ends with a space, or a plain name
+_OPND = r"(?:\\\S+ |[A-Za-z_][\w$]*(?: \[\d+\])?)"
+MUT_RE = re.compile(rf"^  assign ({_OPND}) = ({_OPND}) & ({_OPND});$")
 
 
 def die(msg):
@@ -205,6 +208,12 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
           os.path.join(work, "ports.ys"), os.path.join(work, "ports.log"), work)
     mod = json.load(open(f"{work}/ports.json"))["modules"][top]
     rtl = sorted((n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items())
+    # splitnets names a bit by its declared index; the wrapper declares [w-1:0], so a port
+    # declared [0:w-1] or from a nonzero index would be wired reversed or shifted: refuse it
+    odd = [n for n, p in mod["ports"].items() if p.get("upto") or p.get("offset", 0)]
+    if odd:
+        raise RuntimeError(f"{name}: ports {odd} are not declared [W-1:0]; the gate-level "
+                           f"wrapper wires bit i of the RTL port to bit i of the netlist's")
     bits = sorted((n if w == 1 else f"{n}[{i}]", d, 1) for n, d, w in rtl for i in range(w))
     net = verilog_ports(out_v, inner)
     if bits != net:
@@ -218,7 +227,7 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     if mems:
         raise RuntimeError(f"{name}: {mems} memories left as $mem cells in the netlist")
     return {"cells": total - rams, "rams": rams, "flops": sum(v for k, v in cells.items() if "DFF" in k.upper()),
-            "ports": len(net), "synth_s": round(secs, 1), "synth_cpu_s": round(cpu, 1)}
+            "ports": len(rtl), "synth_s": round(secs, 1), "synth_cpu_s": round(cpu, 1)}
 
 
 # ---------------------------------------------------------------------------------------
@@ -285,7 +294,8 @@ def pick_and(path):
     flip-flops) to an output port, first in file order on a tie."""
     lines = open(path).read().split("\n")
     top = re.search(r"^module (\S+?)\(", open(path).read(), re.M).group(1)   # the wrapper
-    outs = {_base("\\" + n) for n, d, _ in verilog_ports(path, top + BIT_SUFFIX) if d == "output"}
+    outs = {_base("\\" + n if "[" in n else n)   # a port bit is escaped, a 1-bit port is not
+            for n, d, _ in verilog_ports(path, top + BIT_SUFFIX) if d == "output"}
     drivers = {}   # signal -> signals it is computed from
     for ln in lines:
         s = ln.strip()

@@ -162,9 +162,9 @@ module drill_engine #(
     // weighted choice: x = floor(h * W / 2^Hc) in [0, W); slot s is chosen when
     // W0 + .. + W(s-1) <= x < W0 + .. + Ws. The RAM row holds the prefix sums Ss
     // (computed at commit time), so no adder is in front of the multiplier.
-    // Stage A: the product, and per slot whether its component id is in range; the row
-    // fields the choice needs are registered with x. S3 = W is not: x < W always holds,
-    // so slot 3 is the choice when x is past S2 (and W = 0 makes the choice unused).
+    // Registered into stage B: the product, and per slot whether its component id is in
+    // range, with the row fields the choice needs. S3 = W is not needed: x < W always
+    // holds, so slot 3 is the choice when x is past S2 (W = 0 makes the choice unused).
     logic [9:0]        wsum;
     logic [9:0]        x;
     logic [Hc+9:0]     prod;
@@ -176,9 +176,9 @@ module drill_engine #(
       for (int s = 0; s < 4; s++) id_ok[s] = (32'(grp_rd[40 + 8*s +: 8]) < Comps);
     end
 
-    // stage B: x against S0..S2 picks the slot, whose component id addresses the
-    // component RAM directly (the compares and the id mux fit in front of the RAM's
-    // address setup; the multiplier and the compares together did not fit 4 ns: 4.37 ns)
+    // stage B holds x; its compares against S0..S2 pick the slot, whose component id
+    // addresses the component RAM (read into stage C) directly: the compares and the id
+    // mux fit in front of the RAM's address setup (with the multiplier: up to 4.37 ns)
     logic             b_valid_q, b_grp_en_q, b_grp_ok_q;
     logic [2:0]       b_mode_q;
     logic [HashW-1:0] b_hash_q;
