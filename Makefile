@@ -115,7 +115,11 @@ equiv:
 
 # Gate-level lockstep: every bench on the generic-gate netlist of one parameter set;
 # build/gates/report.md and summary.json (scripts/gates.py, docs/gates.md).
+# test_gates.py: the bit-blasting and wrapper on a small design (Icarus against the RTL,
+# a mis-wired wrapper caught, no false loop left for Verilator), the port check, the
+# negative test's gate pick.
 gates:
+	$(PYTHON) scripts/test_gates.py --quiet
 	$(PYTHON) scripts/gates.py --selftest -j $(JOBS) --out $(BUILD)/gates
 
 # Formal property proofs of the RTL assertions (tb/<block>/formal.json), each with its

@@ -140,7 +140,8 @@ def read_script(block, top, params, memories):
 def verilog_ports(path, module):
     """[(name, direction, width)] of one module of a write_verilog netlist, sorted; an
     escaped name (a port bit of the bit-blasted netlist, `\\x_o[3] `) without its escape."""
-    text = open(path).read()
+    with open(path) as f:
+        text = f.read()
     m = re.search(rf"^module {re.escape(module)}\(.*?^endmodule", text, re.M | re.S)
     if not m:
         raise RuntimeError(f"{path}: no module {module}")
@@ -148,6 +149,32 @@ def verilog_ports(path, module):
     for d, hi, lo, n in re.findall(r"^  (input|output)\s+(?:\[(\d+):(\d+)\]\s+)?(\S+)\s*;", m.group(0), re.M):
         ports.append((n.lstrip("\\"), d, abs(int(hi) - int(lo)) + 1 if hi else 1))
     return sorted(ports)
+
+
+def rtl_ports(name, mod):
+    """[(name, direction, width)] of a Yosys write_json module, sorted. splitnets names a
+    bit by its declared index and the wrapper declares [w-1:0], so a port declared [0:w-1]
+    or from a nonzero index would be wired reversed or shifted: refused."""
+    odd = sorted(n for n, p in mod["ports"].items() if p.get("upto") or p.get("offset", 0))
+    if odd:
+        raise RuntimeError(f"{name}: ports {odd} are not declared [W-1:0]; the gate-level "
+                           f"wrapper wires bit i of the RTL port to bit i of the netlist's")
+    return sorted((n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items())
+
+
+def wrap_netlist(name, path, top, rtl):
+    """Check that the bit-blasted module <top>__bits of the netlist at path has the RTL
+    ports rtl bit by bit, then put the wrapper (the top's name and vector ports) in front."""
+    inner = top + BIT_SUFFIX
+    bits = sorted((n if w == 1 else f"{n}[{i}]", d, 1) for n, d, w in rtl for i in range(w))
+    net = verilog_ports(path, inner)
+    if bits != net:
+        raise RuntimeError(f"{name}: netlist ports differ from the RTL top's: "
+                           f"{sorted(set(bits) ^ set(net))[:6]}")
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(wrapper(top, inner, rtl) + text)
 
 
 def wrapper(top, inner, ports):
@@ -206,23 +233,8 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     # the bit-level module's ports must be the RTL top's, bit by bit
     yosys(synth.read_script(block, {"top": top, "params": params}) + f"proc\nwrite_json {work}/ports.json\n",
           os.path.join(work, "ports.ys"), os.path.join(work, "ports.log"), work)
-    mod = json.load(open(f"{work}/ports.json"))["modules"][top]
-    rtl = sorted((n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items())
-    # splitnets names a bit by its declared index; the wrapper declares [w-1:0], so a port
-    # declared [0:w-1] or from a nonzero index would be wired reversed or shifted: refuse it
-    odd = [n for n, p in mod["ports"].items() if p.get("upto") or p.get("offset", 0)]
-    if odd:
-        raise RuntimeError(f"{name}: ports {odd} are not declared [W-1:0]; the gate-level "
-                           f"wrapper wires bit i of the RTL port to bit i of the netlist's")
-    bits = sorted((n if w == 1 else f"{n}[{i}]", d, 1) for n, d, w in rtl for i in range(w))
-    net = verilog_ports(out_v, inner)
-    if bits != net:
-        raise RuntimeError(f"{name}: netlist ports differ from the RTL top's: "
-                           f"{sorted(set(bits) ^ set(net))[:6]}")
-    with open(out_v) as f:
-        text = f.read()
-    with open(out_v, "w") as f:
-        f.write(wrapper(top, inner, rtl) + text)
+    rtl = rtl_ports(name, json.load(open(f"{work}/ports.json"))["modules"][top])
+    wrap_netlist(name, out_v, top, rtl)
     mems = sum(v for k, v in cells.items() if k.startswith("$mem"))
     if mems:
         raise RuntimeError(f"{name}: {mems} memories left as $mem cells in the netlist")
@@ -292,8 +304,9 @@ def _operands(expr):
 def pick_and(path):
     """The line index of the 2-input AND closest (in signal hops, through gates and
     flip-flops) to an output port, first in file order on a tie."""
-    lines = open(path).read().split("\n")
-    top = re.search(r"^module (\S+?)\(", open(path).read(), re.M).group(1)   # the wrapper
+    with open(path) as f:
+        lines = f.read().split("\n")
+    top = re.search(r"^module (\S+?)\(", "\n".join(lines), re.M).group(1)   # the wrapper
     outs = {_base("\\" + n if "[" in n else n)   # a port bit is escaped, a 1-bit port is not
             for n, d, _ in verilog_ports(path, top + BIT_SUFFIX) if d == "output"}
     drivers = {}   # signal -> signals it is computed from
