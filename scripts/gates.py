@@ -221,9 +221,10 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     # Bit-blast every wire, ports included: a multi-bit wire whose bits feed one another
     # through gates is a false combinational loop to Verilator (UNOPTFLAT: 2,023 of them in
     # the DCQCN netlist), and Verilator 5.006 computed such a netlist wrongly (docs/gates.md,
-    # "DCQCN and false loops"). With single-bit wires it sees no loop, and the bench build
-    # makes a new one an error (tb/common/lockstep.cmake). The bit-level module is renamed
-    # <top>__bits; a wrapper with the RTL top's name and ports (BIT_SUFFIX) instantiates it.
+    # "DCQCN: two Verilator faults"). With single-bit wires it sees no loop, and the bench
+    # build makes a new one an error (tb/common/lockstep.cmake). The bit-level module is
+    # renamed <top>__bits (BIT_SUFFIX); wrap_netlist puts a wrapper with the RTL top's name
+    # and ports in front of it.
     inner = top + BIT_SUFFIX
     script = (read + gate + post + f"tee -q -o {work}/netlist_stat.txt stat\n"
               f"splitnets -ports\nrename {top} {inner}\nwrite_verilog -noattr {out_v}\n")
@@ -233,7 +234,8 @@ def synthesise(bench, work, netlist, memories, out_v, stop_after=None):
     # the bit-level module's ports must be the RTL top's, bit by bit
     yosys(synth.read_script(block, {"top": top, "params": params}) + f"proc\nwrite_json {work}/ports.json\n",
           os.path.join(work, "ports.ys"), os.path.join(work, "ports.log"), work)
-    rtl = rtl_ports(name, json.load(open(f"{work}/ports.json"))["modules"][top])
+    with open(f"{work}/ports.json") as f:
+        rtl = rtl_ports(name, json.load(f)["modules"][top])
     wrap_netlist(name, out_v, top, rtl)
     mems = sum(v for k, v in cells.items() if k.startswith("$mem"))
     if mems:
