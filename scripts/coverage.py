@@ -78,7 +78,8 @@ def resolve_tag(what):
     path = os.path.join(ROOT, f)
     if not tag or not os.path.isfile(path):
         raise ValueError(f"a line waiver names FILE#TAG of a file in the repository, not {what!r}")
-    lines = open(path).read().split("\n")
+    with open(path) as fh:
+        lines = fh.read().split("\n")
     hits = []
     for n, text in enumerate(lines, 1):
         m = TAG_RE.search(text)

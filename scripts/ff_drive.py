@@ -76,7 +76,8 @@ def main():
     lib_out = lib_output_pins(a.liberty)
     if not lib_out.get(FF_CELL) or lib_out[FF_CELL] != lib_out.get(FF_STRONG):
         sys.exit(f"ff_drive: {a.liberty} lacks {FF_CELL} / {FF_STRONG} with the same output pins")
-    fo = fanouts(json.load(open(a.netlist)), lib_out)
+    with open(a.netlist) as f:
+        fo = fanouts(json.load(f), lib_out)
     prefix = FF_PATTERN.replace("%", "")
     bad = [f"{m}/{n}" for m, n in fo if not re.fullmatch(re.escape(prefix) + r"\d+", n) or not re.fullmatch(r"\w+", m)]
     if bad:

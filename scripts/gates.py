@@ -151,6 +151,15 @@ def verilog_ports(path, module):
     return sorted(ports)
 
 
+def netlist_top(path):
+    """The first module of a netlist file: the wrapper of a gates.py netlist."""
+    with open(path) as f:
+        m = re.search(r"^module (\S+?)\s*\(", f.read(), re.M)
+    if not m:
+        raise RuntimeError(f"{path}: no module")
+    return m.group(1)
+
+
 def rtl_ports(name, mod):
     """[(name, direction, width)] of a Yosys write_json module, sorted. splitnets names a
     bit by its declared index and the wrapper declares [w-1:0], so a port declared [0:w-1]
@@ -308,9 +317,8 @@ def pick_and(path):
     flip-flops) to an output port, first in file order on a tie."""
     with open(path) as f:
         lines = f.read().split("\n")
-    top = re.search(r"^module (\S+?)\(", "\n".join(lines), re.M).group(1)   # the wrapper
     outs = {_base("\\" + n if "[" in n else n)   # a port bit is escaped, a 1-bit port is not
-            for n, d, _ in verilog_ports(path, top + BIT_SUFFIX) if d == "output"}
+            for n, d, _ in verilog_ports(path, netlist_top(path) + BIT_SUFFIX) if d == "output"}
     drivers = {}   # signal -> signals it is computed from
     for ln in lines:
         s = ln.strip()

@@ -20,10 +20,11 @@ Exit 0: every resolved output bit equal; 1: a difference (the first ones are lis
 """
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
+
+import gates   # scripts/gates.py: how a gate netlist's module and ports are read
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HALF_PS = 1000  # the bench's clock: falling edge at 2000c ps, rising edge at 2000c + 1000
@@ -35,22 +36,15 @@ def die(msg):
 
 
 def netlist_ports(path):
-    """(module name, {port: (direction, width)}) of the netlist's top module."""
-    top, ports = None, {}
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"\s*module\s+(\w+)", line)
-            if m and top is None:
-                top = m.group(1)
-                continue
-            m = re.match(r"\s*(input|output)\s+(?:wire\s+)?(?:\[(\d+):(\d+)\]\s*)?(\w+)\s*;", line)
-            if m and top is not None:
-                w = abs(int(m.group(2)) - int(m.group(3))) + 1 if m.group(2) else 1
-                ports[m.group(4)] = (m.group(1), w)
-            if line.startswith("endmodule") and top is not None:
-                break
-    if not top or not ports:
-        die(f"{path}: no module with ports found")
+    """(module name, {port: (direction, width)}) of the netlist's top module (the first:
+    gates.py's wrapper), read as gates.py reads it."""
+    try:
+        top = gates.netlist_top(path)
+        ports = {n: (d, w) for n, d, w in gates.verilog_ports(path, top)}
+    except RuntimeError as e:
+        die(str(e))
+    if not ports:
+        die(f"{path}: module {top} has no ports")
     return top, ports
 
 

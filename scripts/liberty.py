@@ -11,7 +11,8 @@ _CELL_RE = re.compile(r"^\s*cell\s*\(\s*\"?(\w+)\"?\s*\)", re.M)
 
 def cell_groups(lib_path=LIB):
     """{cell name: its group's text, from after `cell (name)` to the next cell} in file order."""
-    text = open(lib_path).read()
+    with open(lib_path) as f:
+        text = f.read()
     starts = [(m.end(), m.group(1)) for m in _CELL_RE.finditer(text)]
     out = {}
     for i, (pos, name) in enumerate(starts):
