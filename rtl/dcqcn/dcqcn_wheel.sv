@@ -5,7 +5,7 @@
 // i.e. the spec's t_next = max(now, t_last) + size*8/Rc kept as t_last, with the token
 // released at the start of its serialisation slot: an idle QP banks no credit, and a
 // backlogged QP's departures are spaced exactly by its rate whatever the release lag.
-// The division runs in a radix-2^DivBits restoring divider (64/DivBits cycles).
+// The division is restoring, DivBits quotient bits a cycle (64/DivBits cycles), radix 4.
 // Tokens wait in Slots FIFO lists (head/tail flops per slot, next pointers in RAM), slot
 // = floor(d / 2^SlotLog2 ticks); a departure beyond the horizon (rel + Slots - 1) is
 // parked in the last slot and re-inserted when that slot is served (never released
@@ -93,7 +93,9 @@ module dcqcn_wheel #(
   logic [QW-1:0] app_qp, app_waddr;
   logic [SW-1:0] app_slot, rs;
   logic [63:0]   ins_d, nowq, base;
-  logic [XW-1:0] cur_abs, horizon, ins_abs, rei_abs, d_abs_info, d_abs_ins;
+  logic [XW-1:0] cur_abs, ins_abs, rei_abs, d_abs_info, tl_abs;
+  logic [63:0]   tl_next, link_add, link_next;
+  logic          now_late;
   logic [BytesW-1:0] g_bytes_d;
 
   ll_ram_1r1w #(.Width(RW), .Depth(Queues)) u_rate (
@@ -111,11 +113,12 @@ module dcqcn_wheel #(
   logic [BytesW-1:0] e_bytes_q;
   logic [63:0]   e_num_q, e_quo_q, e_tl_q;
   logic [RW-1:0] e_den_q;
+  logic [RW+1:0] e_den3_q;   // 3 * e_den_q
   logic [RW:0]   e_rem_q;
   logic          p_state_q;
   logic [QW-1:0] p_qp_q;
   logic [SW-1:0] p_slot_q;
-  logic [XW-1:0] rel_q;
+  logic [XW-1:0] rel_q, horizon_q;   // horizon_q = rel_q + Slots - 1
   logic [Slots-1:0] empty_q;
   logic [QW-1:0] head_q [Slots];
   logic [QW-1:0] tail_q [Slots];
@@ -126,7 +129,7 @@ module dcqcn_wheel #(
 
   ll_ram_1r1w #(.Width(64), .Depth(Queues)) u_tlast (
     .clk_i(clk_i), .we_i(done ? ins_go : sw_we), .waddr_i(done ? e_qp_q : sw_addr),
-    .wdata_i(done ? ins_d + e_quo_q : 64'd0), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(tl_rd)
+    .wdata_i(done ? tl_next : 64'd0), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(tl_rd)
   );
   ll_ram_1r1w #(.Width(QW), .Depth(Queues)) u_next (
     .clk_i(clk_i), .we_i(app_en && !empty_q[app_slot]), .waddr_i(app_waddr), .wdata_i(app_qp),
@@ -141,7 +144,6 @@ module dcqcn_wheel #(
   always_comb begin
     nowq       = {now_i, 16'h0000};
     cur_abs    = XW'(now_i) >> SlotLog2;
-    horizon    = rel_q + XW'(Slots) - XW'(1);
     rs         = rel_q[SW-1:0];
     acc        = enq_ready_o && enq_valid_i;
     behind     = done && !p_state_q && rel_q <= cur_abs;
@@ -154,15 +156,23 @@ module dcqcn_wheel #(
     due        = d_abs_info <= cur_abs;
     single     = tail_q[p_slot_q] == p_qp_q;
     g_accept   = g_valid_q && grant_ready_i;
-    ins_d      = (nowq > e_tl_q) ? nowq : e_tl_q;
-    d_abs_ins  = XW'(ins_d >> (TF + SlotLog2));
-    ins_abs    = (d_abs_ins < horizon) ? d_abs_ins : horizon;
-    rei_abs    = (d_abs_info < horizon) ? d_abs_info : horizon;
+    // d = max(now, t_last), its slot clamped to the horizon, and t_last := d + quotient:
+    // both candidates of d are clamped and summed side by side, then one is picked
+    now_late   = nowq > e_tl_q;
+    ins_d      = now_late ? nowq : e_tl_q;
+    tl_abs     = XW'(e_tl_q >> (TF + SlotLog2));
+    ins_abs    = now_late ? ((cur_abs < horizon_q) ? cur_abs : horizon_q)
+                          : ((tl_abs < horizon_q) ? tl_abs : horizon_q);
+    tl_next    = now_late ? nowq + e_quo_q : e_tl_q + e_quo_q;
+    rei_abs    = (d_abs_info < horizon_q) ? d_abs_info : horizon_q;
     app_en     = (pb && !due) || ins_go;
     app_slot   = pb ? SW'(rei_abs) : SW'(ins_abs);
     app_qp     = pb ? p_qp_q : e_qp_q;
     app_waddr  = tail_q[app_slot];
     base       = (nowq > SLACK) ? nowq - SLACK : 64'd0;
+    // the pacer: link := max(base, link) + the packet's line time, both sums side by side
+    link_add   = (64'(g_bytes_d) + 64'(IfgBytes)) * LTPB;
+    link_next  = (base > link_q) ? base + link_add : link_q + link_add;
   end
 
   assign enq_ready_o   = done && e_state_q == EnqIdle;
@@ -173,19 +183,42 @@ module dcqcn_wheel #(
   assign init_done_o   = done;
 
   // ---- divider step
+  // Radix 4: each step takes two numerator bits and subtracts den, 2 den and 3 den side by
+  // side (3 den registered with den), so a cycle of DivBits quotient bits is DivBits / 2
+  // subtract-and-select steps deep instead of DivBits. DivBits = 1 takes one radix-2 step.
+  // Restoring either way: the quotient and remainder are those of the bit-serial divider.
   logic [63:0] dv_num, dv_quo;
   logic [RW:0] dv_rem;
   always_comb begin
+    logic [RW+2:0] r4, t1, t2, t3;   // one bit wider than a partial remainder: t* sign
     dv_num = e_num_q;
     dv_quo = e_quo_q;
     dv_rem = e_rem_q;
-    for (int i = 0; i < DivBits; i++) begin
+    if (DivBits == 1) begin
       dv_rem = {dv_rem[RW-1:0], dv_num[63]};
       dv_num = {dv_num[62:0], 1'b0};
       dv_quo = {dv_quo[62:0], 1'b0};
       if (dv_rem >= {1'b0, e_den_q}) begin
         dv_rem    = dv_rem - {1'b0, e_den_q};
         dv_quo[0] = 1'b1;
+      end
+    end else begin
+      for (int i = 0; i < DivBits / 2; i++) begin
+        r4     = {1'b0, dv_rem[RW-1:0], dv_num[63:62]};   // dv_rem < den: RW bits
+        dv_num = {dv_num[61:0], 2'b00};
+        dv_quo = {dv_quo[61:0], 2'b00};
+        t1 = r4 - {3'b000, e_den_q};
+        t2 = r4 - {2'b00, e_den_q, 1'b0};
+        t3 = r4 - {1'b0, e_den3_q};
+        if (!t3[RW+2]) begin
+          dv_rem = t3[RW:0]; dv_quo[1:0] = 2'd3;
+        end else if (!t2[RW+2]) begin
+          dv_rem = t2[RW:0]; dv_quo[1:0] = 2'd2;
+        end else if (!t1[RW+2]) begin
+          dv_rem = t1[RW:0]; dv_quo[1:0] = 2'd1;
+        end else begin
+          dv_rem = r4[RW:0];
+        end
       end
     end
   end
@@ -196,6 +229,7 @@ module dcqcn_wheel #(
       e_cnt_q   <= '0;
       p_state_q <= 1'b0;
       rel_q     <= '0;
+      horizon_q <= XW'(Slots) - XW'(1);
       empty_q   <= '1;
       g_valid_q <= 1'b0;
       link_q    <= '0;
@@ -205,14 +239,17 @@ module dcqcn_wheel #(
         if (single) empty_q[p_slot_q] <= 1'b1;
         if (due) begin
           g_valid_q <= 1'b1;
-          link_q    <= ((base > link_q) ? base : link_q) + (64'(g_bytes_d) + 64'(IfgBytes)) * LTPB;
+          link_q    <= link_next;
         end
       end else if (g_accept) begin
         g_valid_q <= 1'b0;
       end
       if (app_en && empty_q[app_slot]) empty_q[app_slot] <= 1'b0;
       p_state_q <= pop_start;
-      if (adv) rel_q <= rel_q + 1'b1;
+      if (adv) begin
+        rel_q     <= rel_q + 1'b1;
+        horizon_q <= horizon_q + 1'b1;
+      end
       case (e_state_q)
         EnqIdle: if (acc) e_state_q <= EnqRead;
         EnqRead: begin
@@ -251,6 +288,7 @@ module dcqcn_wheel #(
       2'd1: begin
         e_num_q <= (64'(e_bytes_q) + 64'(IfgBytes)) * 64'd8 * TPS;
         e_den_q <= rate_rd;
+        e_den3_q <= {2'b00, rate_rd} + {1'b0, rate_rd, 1'b0};
         e_tl_q  <= tl_rd;
         e_rem_q <= '0;
         e_quo_q <= '0;

@@ -412,7 +412,7 @@ module pfc_top #(
   // decisions the straightforward way: the lockstep bench checks the equivalence.)
   logic [CntW-1:0]   thr_q, egthr_q;         // registered dynamic / static thresholds
   logic [2:0]        prio;
-  logic [CntW-1:0]   rsv, hcap, free_sh, over_old;
+  logic [CntW-1:0]   rsv, hcap, free_sh;
   logic [CntW:0]     lim, len_x, lim_c;
   logic              sh_in, lim_ge_len, hcap_ge_len, egthr_ge_len;
   logic [CntW-1:0]   lim_m_len, hcap_m_len, egthr_m_len;
@@ -434,13 +434,21 @@ module pfc_top #(
   assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
   assign k_dep       = (CntW + 3)'(lim) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure
   assign k_sw        = (CntW + 3)'(lim) - (CntW + 3)'(live_xon_q);                      // XON in the sweep
-  assign over_old    = csub(i_cnt, rsv);
   logic [CntW:0]     tot;                    // the ingress queue's bytes, cnt + hdr
   assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
+  // departure terms
+  logic              hdr_ge_len;
+  logic [CntW+1:0]   sh_ret;                 // signed: shared_used less the bytes returned
+  assign hdr_ge_len  = {1'b0, i_hdr} >= len_x;
+  // shared_used - min(len - hdr, cnt - rsv) = max(shared_used + hdr - len,
+  // shared_used + rsv - cnt); the first is the larger when cnt + hdr >= rsv + len
+  assign sh_ret      = ((CntW + 2)'(tot) >= (CntW + 2)'(rsv) + (CntW + 2)'(len_x))
+                       ? (CntW + 2)'(sh_used_q) + (CntW + 2)'(i_hdr) - (CntW + 2)'(len_x)
+                       : (CntW + 2)'(sh_used_q) + (CntW + 2)'(rsv) - (CntW + 2)'(i_cnt);
 
   always_comb begin
     logic [CntW+2:0] csum;
-    logic [CntW-1:0] dsh, hd, cd, rest, release_b;
+    logic [CntW-1:0] dsh;
     logic            fits, hok, egfit, xon, peff, wd_on;
     logic [29:0]     dec_bits;
     logic [TimerW-1:0] tt;
@@ -463,7 +471,7 @@ module pfc_top #(
     hok  = hcap_ge_len && i_hdr <= hcap_m_len &&
            (!live_pool_q || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
     egfit = egthr_ge_len && e_cnt <= egthr_m_len && {1'b0, egly_used_q} + len_x <= {1'b0, live_egly_q};
-    hd = '0; cd = '0; rest = '0; release_b = '0; xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
+    xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
     dec_bits = '0; tt = '0;
 
     if (s1_valid_q) begin
@@ -506,17 +514,22 @@ module pfc_top #(
           end
         end
         OpDep: begin
-          // headroom drains first; the shared pool gets back the removed bytes that lay
-          // above the reserved minimum: min(cd, over_old)
+          // Headroom drains first: min(hdr, len) leaves the headroom, the rest the count,
+          // and the shared pool gets back what left the count above the reserved minimum.
+          // In closed form (docs/pfc.md), each result one adder and a select deep:
+          //   hdr >= len: hdr -= len; count and pool unchanged
+          //   hdr <  len: hdr = 0, cnt = max(cnt + hdr - len, 0), and if cnt > rsv
+          //               shared_used = max(shared_used - min(len - hdr, cnt - rsv), 0)
           iq_we1 = 1'b1; eq_we1 = 1'b1;
-          hd = (i_hdr < len_x[CntW-1:0]) ? i_hdr : len_x[CntW-1:0];
-          rest = len_x[CntW-1:0] - hd;
-          cd = (i_cnt < rest) ? i_cnt : rest;
-          hdr_d = i_hdr - hd;
-          cnt_d = i_cnt - cd;
-          release_b = (cd < over_old) ? cd : over_old;
-          sh_used_d = csub(sh_used_q, release_b);
-          hdr_used_d = csub(hdr_used_q, hd);
+          if (hdr_ge_len) begin
+            hdr_d = i_hdr - len_x[CntW-1:0];
+            hdr_used_d = csub(hdr_used_q, len_x[CntW-1:0]);
+          end else begin
+            hdr_d = '0;
+            cnt_d = (tot > len_x) ? CntW'(tot - len_x) : '0;
+            hdr_used_d = csub(hdr_used_q, i_hdr);
+            if (i_cnt > rsv) sh_used_d = sh_ret[CntW+1] ? '0 : sh_ret[CntW-1:0];
+          end
           ecnt_d = csub(e_cnt, len_x[CntW-1:0]);
           if (s1_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
           else         egly_used_d = csub(egly_used_q, len_x[CntW-1:0]);
