@@ -142,6 +142,9 @@ module pfc_top #(
       (DefRefreshI > TMaxI) ? TMAX : TimerW'(DefRefreshI);
   localparam logic [TimerW-1:0] DefWd = (DefWdI > TMaxI) ? TMAX : TimerW'(DefWdI);
   localparam logic [25:0] TickNs26 = 26'(TickNs);
+  localparam logic [7:0]      RstLlmask = 8'h18;              // LOSSLESS: priorities 3 and 4
+  localparam logic [CntW-1:0] RstHdrm   = CntW'(22400);       // HDRM[p]
+  localparam logic [CntW+2:0] HSumRst   = (CntW + 3)'(RstHdrm) + (CntW + 3)'(RstHdrm);  // its lossless sum
 
   // ------------------------------------------------------------------ helpers
   // alpha = 2^k, k two's complement in -8..7; left shifts saturate at all ones.
@@ -175,6 +178,7 @@ module pfc_top #(
     s = {1'b0, v} + (TimerW + 1)'(e);
     tadd = s[TimerW] ? TMAX : s[TimerW-1:0];
   endfunction
+  localparam int XW = CntW + 4;               // the signed width of the threshold sums
 
   // ------------------------------------------------------------------ init sweep
   logic          init_we, init_done;
@@ -216,18 +220,18 @@ module pfc_top #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      stg_dyn_q <= 1'b1; stg_pool_q <= 1'b0; stg_llmask_q <= 8'h18;
+      stg_dyn_q <= 1'b1; stg_pool_q <= 1'b0; stg_llmask_q <= RstLlmask;
       stg_xoff_q <= CntW'(24475); stg_xon_q <= CntW'(3000);
       stg_shsz_q <= CMAX; stg_egll_q <= CMAX; stg_egly_q <= CMAX;
       stg_aing_q <= 4'd0; stg_aeg_q <= 4'd0; stg_os_q <= 3'd0; stg_quanta_q <= 16'hffff;
       stg_refresh_q <= DefRefresh; stg_wddet_q <= DefWd; stg_wdres_q <= DefWd; stg_gbps_q <= 10'd100;
-      stg_rsv_q <= '0; stg_hdrm_q <= {8{CntW'(22400)}};
-      live_dyn_q <= 1'b1; live_pool_q <= 1'b0; live_llmask_q <= 8'h18;
+      stg_rsv_q <= '0; stg_hdrm_q <= {8{RstHdrm}};
+      live_dyn_q <= 1'b1; live_pool_q <= 1'b0; live_llmask_q <= RstLlmask;
       live_xoff_q <= CntW'(24475); live_xon_q <= CntW'(3000);
       live_shsz_q <= CMAX; live_egll_q <= CMAX; live_egly_q <= CMAX;
       live_aing_q <= 4'd0; live_aeg_q <= 4'd0; live_os_q <= 3'd0; live_quanta_q <= 16'hffff;
       live_refresh_q <= DefRefresh; live_wddet_q <= DefWd; live_wdres_q <= DefWd; live_gbps_q <= 10'd100;
-      live_rsv_q <= '0; live_hdrm_q <= {8{CntW'(22400)}};
+      live_rsv_q <= '0; live_hdrm_q <= {8{RstHdrm}};
       stat_sel_q <= '0;
     end else begin
       if (we_ok) begin
@@ -263,23 +267,28 @@ module pfc_top #(
   end
 
   // derived live values, registered (they follow COMMIT one cycle later; no op can reach
-  // S1 in the cycle after reset, the RAM sweep runs first)
+  // S1 in the cycle after reset, the RAM sweep runs first). The shared headroom pool size
+  // in two steps: hsum_q holds the live configuration's sum of the lossless priorities'
+  // headroom (on COMMIT it takes the staged configuration's sum, formed from flops
+  // beforehand), and shp_q its scaled, clamped value.
   logic [CntW-1:0] shp_size, shp_q;
-  logic [25:0]     bpt, bpt_q;     // bits per tick
+  logic [CntW+2:0] hsum_n, hsum_q;
+  logic [25:0]     bpt;            // bits per tick
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      shp_q <= '0; bpt_q <= '0;
+      shp_q <= '0; hsum_q <= HSumRst;
     end else begin
-      shp_q <= shp_size; bpt_q <= bpt;
+      shp_q <= shp_size; hsum_q <= hsum_n;
     end
   end
   always_comb begin
-    logic [CntW+2:0]  hsum;
+    logic [CntW+2:0] m [8];
+    for (int p = 0; p < 8; p++) m[p] = stg_llmask_q[p] ? (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]) : '0;
+    hsum_n = commit ? ((m[0] + m[1]) + (m[2] + m[3])) + ((m[4] + m[5]) + (m[6] + m[7])) : hsum_q;
+  end
+  always_comb begin
     logic [CntW+9:0]  prod;
-    hsum = '0;
-    for (int p = 0; p < 8; p++)
-      if (live_llmask_q[p]) hsum = hsum + (CntW + 3)'(live_hdrm_q[p*CntW +: CntW]);
-    prod = (CntW + 10)'(hsum) * (CntW + 10)'(Ports);
+    prod = (CntW + 10)'(hsum_q) * (CntW + 10)'(Ports);
     prod = prod >> live_os_q;
     shp_size = (|prod[CntW+9:CntW]) ? CMAX : prod[CntW-1:0];
   end
@@ -294,6 +303,7 @@ module pfc_top #(
   logic             sw_act_q, sw_turn_q;
   logic [QW-1:0]    sw_idx_q;
   logic [3:0]       sw_pend_q, sw_e_q;
+  logic [29:0]      dec_bits_q;   // bits the pass's E ticks carry (E * bits per tick), for S1
   // S1
   logic             s1_valid_q;
   logic [2:0]       s1_op_q;
@@ -407,38 +417,49 @@ module pfc_top #(
   logic              snap_we;
 
   // Threshold terms. Everything here comes from flops (configuration, pools, S1's op),
-  // not from the RAM words, so it is ready when the RAM data arrives; the RAM-dependent
-  // tests below are then one adder or comparator deep. (The model computes the same
-  // decisions the straightforward way: the lockstep bench checks the equivalence.)
+  // not from the RAM words, so it is ready by the time the RAM data arrives. Each
+  // admission test is then the sign of one sum: "x <= limit - len" is
+  // x + (len - limit - 1) < 0 with the bracket (k_*) from flops. (The model computes the
+  // same decisions the straightforward way: the lockstep bench checks the equivalence.)
   logic [CntW-1:0]   thr_q, egthr_q;         // registered dynamic / static thresholds
   logic [2:0]        prio;
-  logic [CntW-1:0]   rsv, hcap, free_sh;
-  logic [CntW:0]     lim, len_x, lim_c;
-  logic              sh_in, lim_ge_len, hcap_ge_len, egthr_ge_len;
-  logic [CntW-1:0]   lim_m_len, hcap_m_len, egthr_m_len;
+  logic [CntW-1:0]   rsv, hcap;
+  logic [CntW:0]     len_x;
+  logic              sh_in, len_fits;
   logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
+  logic [XW-1:0]     x_cnt, x_hdr, x_len, k_lim, k_sh, k_hcap, k_eg;
   assign prio        = s1_qi_q[2:0];
   assign rsv         = live_rsv_q[prio*CntW +: CntW];
   assign hcap        = live_hdrm_q[prio*CntW +: CntW];
-  assign free_sh     = csub(live_shsz_q, sh_used_q);
   assign sh_in       = sh_used_q <= live_shsz_q;
-  assign lim         = {1'b0, rsv} + {1'b0, thr_q};
   assign len_x       = (CntW + 1)'(s1_len_q);
-  assign lim_c       = lim[CntW] ? {1'b0, CMAX} : lim;            // min(lim, 2^CntW - 1)
-  assign lim_ge_len  = lim_c >= len_x;
-  assign lim_m_len   = CntW'(lim_c - len_x);
-  assign hcap_ge_len = {1'b0, hcap} >= len_x;
-  assign hcap_m_len  = hcap - len_x[CntW-1:0];
-  assign egthr_ge_len = {1'b0, egthr_q} >= len_x;
-  assign egthr_m_len = egthr_q - len_x[CntW-1:0];
+  assign len_fits    = {1'b0, len_x} + {2'b00, sh_used_q} <= {2'b00, live_shsz_q};  // len <= pool free
   assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
-  assign k_dep       = (CntW + 3)'(lim) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure
-  assign k_sw        = (CntW + 3)'(lim) - (CntW + 3)'(live_xon_q);                      // XON in the sweep
+  assign k_dep       = (CntW + 3)'(rsv) + (CntW + 3)'(thr_q) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure: lim + len - XON_OFFSET
+  assign k_sw        = (CntW + 3)'(rsv) + (CntW + 3)'(thr_q) - (CntW + 3)'(live_xon_q);                      // XON in the sweep: lim - XON_OFFSET
+  assign x_cnt       = XW'(i_cnt);
+  assign x_hdr       = XW'(i_hdr);
+  assign x_len       = XW'(len_x);
+  // len - lim - 1 (lim = rsv + thr); len - rsv - pool free - 1 (pool free = SHARED_SIZE -
+  // shared_used, with sh_in); len - HDRM[p] - 1; len - egress threshold - 1
+  assign k_lim       = x_len - XW'(rsv) - XW'(thr_q) - XW'(1);
+  assign k_sh        = {{(XW-CntW-3){len_m_rsv[CntW+2]}}, len_m_rsv} + XW'(sh_used_q) - XW'(live_shsz_q) - XW'(1);
+  assign k_hcap      = x_len + ~(XW'(hcap));
+  assign k_eg        = x_len + ~(XW'(egthr_q));
+  // admission: cnt + len <= min(lim, CMAX) (so min(lim, CMAX) >= len too); with cnt < rsv,
+  // cnt + len - rsv <= pool free; hdr + len <= HDRM[p]; ecnt + len <= egress threshold
+  logic [CntW:0]     cnt_p_len;
+  logic              fit_lim, fit_sh, fit_hcap, fit_eg;
+  assign cnt_p_len   = {1'b0, i_cnt} + len_x;
+  assign fit_lim     = (x_cnt + k_lim) >> (XW - 1) != '0 && !cnt_p_len[CntW];
+  assign fit_sh      = (x_cnt + k_sh) >> (XW - 1) != '0;
+  assign fit_hcap    = (x_hdr + k_hcap) >> (XW - 1) != '0;
+  assign fit_eg      = (XW'(e_cnt) + k_eg) >> (XW - 1) != '0;
+  // departure terms (cnt + hdr formed once and compared three ways)
   logic [CntW:0]     tot;                    // the ingress queue's bytes, cnt + hdr
-  assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
-  // departure terms
   logic              hdr_ge_len;
   logic [CntW+1:0]   sh_ret;                 // signed: shared_used less the bytes returned
+  assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
   assign hdr_ge_len  = {1'b0, i_hdr} >= len_x;
   // shared_used - min(len - hdr, cnt - rsv) = max(shared_used + hdr - len,
   // shared_used + rsv - cnt); the first is the larger when cnt + hdr >= rsv + len
@@ -450,7 +471,6 @@ module pfc_top #(
     logic [CntW+2:0] csum;
     logic [CntW-1:0] dsh;
     logic            fits, hok, egfit, xon, peff, wd_on;
-    logic [29:0]     dec_bits;
     logic [TimerW-1:0] tt;
     // defaults: entries unchanged, nothing written or emitted
     cnt_d = i_cnt; hdr_d = i_hdr; xoff_d = i_xoff; rt_d = i_rt; psent_d = i_psent;
@@ -467,12 +487,13 @@ module pfc_top #(
     //   dsh:   growth of the queue's part above its reserved minimum
     csum = (CntW + 3)'(i_cnt) + len_m_rsv;                          // cnt + len - rsv
     dsh  = (i_cnt >= rsv) ? len_x[CntW-1:0] : (csum[CntW+2] ? '0 : csum[CntW-1:0]);
-    fits = lim_ge_len && i_cnt <= lim_m_len && sh_in && dsh <= free_sh;
-    hok  = hcap_ge_len && i_hdr <= hcap_m_len &&
-           (!live_pool_q || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
-    egfit = egthr_ge_len && e_cnt <= egthr_m_len && {1'b0, egly_used_q} + len_x <= {1'b0, live_egly_q};
+    // dsh <= pool free, each case without waiting for dsh (a csum of 2^CntW or more, which
+    // dsh would wrap, fails fit_lim already)
+    fits = fit_lim && sh_in && ((i_cnt >= rsv) ? len_fits : fit_sh);
+    hok  = fit_hcap && (!live_pool_q || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
+    egfit = fit_eg && {1'b0, egly_used_q} + len_x <= {1'b0, live_egly_q};
     xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
-    dec_bits = '0; tt = '0;
+    tt = '0;
 
     if (s1_valid_q) begin
       case (s1_op_q)
@@ -557,7 +578,8 @@ module pfc_top #(
           // ingress side: XON re-check (dynamic threshold may have grown), PAUSE refresh
           if (i_xoff) begin
             // the same rule as a departure: headroom empty, then count zero or low enough
-            xon = i_hdr == '0 && (tot == '0 || (!k_sw[CntW+2] && (CntW + 3)'(tot) <= k_sw));
+            // (cnt + hdr = cnt once hdr = 0)
+            xon = i_hdr == '0 && (i_cnt == '0 || (!k_sw[CntW+2] && (CntW + 3)'(i_cnt) <= k_sw));
             if (xon) begin
               xoff_d = 1'b0; rt_d = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
             end else begin
@@ -573,10 +595,9 @@ module pfc_top #(
           // egress side: paused time, quanta countdown, watchdog
           peff = e_pact && !e_storm;
           if (peff) ptime_d = sadd(e_ptime, sw_e_q);
-          dec_bits = 30'(sw_e_q) * 30'(bpt_q);
           if (e_pact) begin
-            if (30'(e_rem) <= dec_bits) begin pact_d = 1'b0; rem_d = '0; end
-            else rem_d = e_rem - RemW'(dec_bits);
+            if (30'(e_rem) <= dec_bits_q) begin pact_d = 1'b0; rem_d = '0; end
+            else rem_d = e_rem - RemW'(dec_bits_q);
           end
           wd_on = live_wddet_q != '0 && live_llmask_q[s1_qe_q[2:0]];
           if (!wd_on) begin
@@ -636,6 +657,8 @@ module pfc_top #(
   logic [2:0]       sn_flags_q;
   logic             sw_start;
   assign sw_start = init_done && !sw_act_q && sw_pend_q != 4'd0;
+  logic [3:0]       sw_e_n;       // sw_e_q's next value
+  assign sw_e_n   = sw_start ? sw_pend_q : sw_e_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -646,7 +669,7 @@ module pfc_top #(
       sh_used_q <= '0; hdr_used_q <= '0; egll_used_q <= '0; egly_used_q <= '0; hdr_peak_q <= '0;
       paused_q <= '0; storm_q <= '0;
       stat_pend_q <= 1'b0; stat_snap_q <= 1'b0; stat_clr_q <= '0;
-      sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0;
+      sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0; dec_bits_q <= '0;
       dec_v_q <= 1'b0; dec_q <= '0; why_q <= '0;
       pz_v_q <= 1'b0; pz_port_q <= '0; pz_prio_q <= '0; pz_quanta_q <= '0;
       sn_psent_q <= '0; sn_hdrop_q <= '0; sn_prcv_q <= '0; sn_ptime_q <= '0; sn_wstorm_q <= '0;
@@ -687,6 +710,7 @@ module pfc_top #(
       end
       // timer sweep
       sw_turn_q <= !sw_turn_q;
+      dec_bits_q <= 30'(sw_e_n) * 30'(bpt);   // bpt is what bpt_q was: S1's op sees today's
       if (sw_start) begin
         sw_act_q <= 1'b1; sw_idx_q <= '0; sw_e_q <= sw_pend_q;
         sw_pend_q <= {3'd0, tick_i};
