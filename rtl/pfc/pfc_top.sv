@@ -282,9 +282,14 @@ module pfc_top #(
     end
   end
   always_comb begin
-    logic [CntW+2:0] m [8];
-    for (int p = 0; p < 8; p++) m[p] = stg_llmask_q[p] ? (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]) : '0;
-    hsum_n = commit ? ((m[0] + m[1]) + (m[2] + m[3])) + ((m[4] + m[5]) + (m[6] + m[7])) : hsum_q;
+    // a chain of conditional adds, not a tree of masked operands: Yosys would merge that
+    // tree into one multi-operand add, whose carry-save form the equivalence proof
+    // (make equiv) cannot match against the RTL's adders in reasonable time
+    logic [CntW+2:0] hsum_stg;
+    hsum_stg = '0;
+    for (int p = 0; p < 8; p++)
+      if (stg_llmask_q[p]) hsum_stg = hsum_stg + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
+    hsum_n = commit ? hsum_stg : hsum_q;
   end
   always_comb begin
     logic [CntW+9:0]  prod;
@@ -537,7 +542,7 @@ module pfc_top #(
         OpDep: begin
           // Headroom drains first: min(hdr, len) leaves the headroom, the rest the count,
           // and the shared pool gets back what left the count above the reserved minimum.
-          // In closed form (docs/pfc.md), each result one adder and a select deep:
+          // In closed form (docs/synthesis.md), each result one adder and a select deep:
           //   hdr >= len: hdr -= len; count and pool unchanged
           //   hdr <  len: hdr = 0, cnt = max(cnt + hdr - len, 0), and if cnt > rsv
           //               shared_used = max(shared_used - min(len - hdr, cnt - rsv), 0)
@@ -710,7 +715,7 @@ module pfc_top #(
       end
       // timer sweep
       sw_turn_q <= !sw_turn_q;
-      dec_bits_q <= 30'(sw_e_n) * 30'(bpt);   // bpt is what bpt_q was: S1's op sees today's
+      dec_bits_q <= 30'(sw_e_n) * 30'(bpt);   // for S1's sweep op of the next cycle
       if (sw_start) begin
         sw_act_q <= 1'b1; sw_idx_q <= '0; sw_e_q <= sw_pend_q;
         sw_pend_q <= {3'd0, tick_i};
