@@ -18,7 +18,7 @@
 // ingress port x priority) and the egress-queue RAM (eq, per egress port x priority).
 // S1 forwards last cycle's write to the same address (read-first RAMs), decides,
 // writes both RAMs back and registers the outputs. Latency: accept -> dec_valid_o = 2.
-// The dynamic thresholds, the shared headroom pool size and the bits per tick are
+// The dynamic thresholds, the shared headroom pool size and the sweep's E x bits per tick are
 // registered: computed from the pools / live configuration at the start of each cycle and
 // used by the next op (one cycle behind); the pool limits are checked exactly.
 // Timer sweep: every tick starts one pass over all Ports*8 queues (PAUSE refresh, XON
