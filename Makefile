@@ -105,6 +105,7 @@ synth:
 
 synth-smoke:
 	$(PYTHON) scripts/test_synth_budget.py --quiet
+	$(PYTHON) scripts/test_fanout_buf.py --quiet
 	$(PYTHON) scripts/synth.py --smoke -j $(JOBS)
 
 # Formal equivalence of the synthesised netlists with the RTL; build/equiv/report.md.

@@ -2,7 +2,8 @@
 """make signoff: the README's sign-off table, one row per block, from the flows' own outputs.
 
 Reads what the sign-off flows wrote (it runs none of them):
-  build/equiv/summary.json     make equiv     proven / total $equiv cells per netlist
+  build/equiv/summary.json     make equiv     proven / total $equiv cells per netlist (a
+                                              configuration whose proof did not finish: FAILED)
   build/formal/summary.json    make formal    properties proven by induction, BMC-only (depth)
   build/gates/summary.json     make gates     gate-level lockstep compared cycles, mismatches
   build/coverage/summary.json  make coverage  line and toggle coverage per bench
@@ -49,7 +50,12 @@ def equiv_cell(rows, block):
         return "not proved"
     parts = []
     for r in mine:
-        parts.append(f"{r['config']} {r['netlist']} {r['proven']}/{r['cells']}")
+        if "error" in r:          # synthesis or proof did not finish: no verdict
+            parts.append(f"{r['config']} FAILED ({r['error']})")
+        elif r["unproven"]:
+            parts.append(f"{r['config']} {r['netlist']} {r['proven']}/{r['cells']} NOT PROVEN")
+        else:
+            parts.append(f"{r['config']} {r['netlist']} {r['proven']}/{r['cells']}")
     return "; ".join(parts)
 
 

@@ -4,7 +4,8 @@
 For each configuration in synth/<block>/configs.json:
   1. Yosys generic synthesis with memories kept as memories (`memory -nomap`): generic
      cell counts and memory bits, `check -assert` (no undriven nets, no logic dropped);
-  2. IHP SG13G2 130 nm: dfflibmap + abc -liberty (the "timing" recipe), then the strong
+  2. IHP SG13G2 130 nm: dfflibmap + abc -liberty (the "timing" recipe), then buffer trees on
+     nets that drive more than 24 pins (scripts/fanout_buf.py) and the strong
      flip-flop where one drives many pins (scripts/ff_drive.py): area in um^2 and NAND2 equivalents
      (memories excluded, reported in bits), and ABC's delay estimate of the longest
      register-to-register logic path;
@@ -134,6 +135,18 @@ def nand2_area():
     if not m:
         die(f"{LIB}: no sg13g2_nand2_1 area")
     return float(m.group(1))
+
+
+def fresh_work(path, files):
+    """An empty work directory at path (absolute) holding files {name: text}: the small
+    designs of the flow tests (scripts/test_equiv.py, scripts/test_fanout_buf.py)."""
+    work = os.path.abspath(path)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    for name, text in files.items():
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
+    return work
 
 
 def rtl_files(block):
@@ -577,7 +590,8 @@ def read_script(block, cfg):
 
 def gate_script(top, work, generic_rtlil=None, asic_rtlil=None):
     """Yosys commands from the read design to the IHP SG13G2 netlist: generic synthesis with
-    memories kept (`memory -nomap`), then dfflibmap + abc -liberty, then the strong
+    memories kept (`memory -nomap`), then dfflibmap + abc -liberty, then buffer trees on
+    high-fanout nets (scripts/fanout_buf.py, a round trip through Yosys JSON) and the strong
     flip-flop cell where one drives many pins (scripts/ff_drive.py). Writes work/abc.script.
     generic_rtlil / asic_rtlil: also write the generic-gate / SG13G2 netlist as RTLIL there
     (scripts/equiv.py proves both against the RTL)."""
@@ -600,6 +614,10 @@ tee -q -o {work}/generic.txt stat
 abc -D {ABC_TARGET_PS} -liberty {LIB} -script {abc_script}
 opt_clean
 rename -enumerate -pattern {ff_drive.FF_PATTERN} t:{ff_drive.FF_CELL}
+write_json {work}/fo_netlist.json
+exec -expect-return 0 -- {sys.executable} {os.path.join(ROOT, "scripts", "fanout_buf.py")} --liberty {LIB} {work}/fo_netlist.json {work}/fo_buffered.json
+design -reset
+read_json {work}/fo_buffered.json
 write_json {work}/ff_netlist.json
 exec -expect-return 0 -- {sys.executable} {os.path.join(ROOT, "scripts", "ff_drive.py")} --liberty {LIB} {work}/ff_netlist.json {work}/ff_drive.ys
 script {work}/ff_drive.ys

@@ -16,7 +16,6 @@ off here.
 Exit 0 when every check holds, 1 otherwise (each failed check is named)."""
 import argparse
 import os
-import shutil
 import sys
 
 import cutmiter
@@ -56,11 +55,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(equiv.ROOT, "build", "equiv", "work", "test_equiv"))
     a = ap.parse_args()
-    work = os.path.abspath(a.out)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    with open(f"{work}/{TOP}.v", "w") as f:
-        f.write(RTL)
+    work = synth.fresh_work(a.out, {f"{TOP}.v": RTL})
     read = f"read_verilog {work}/{TOP}.v\nhierarchy -check -top {TOP}\n"
     equiv.yosys(read + synth.gate_script(TOP, work, f"{work}/generic.il", f"{work}/sg13g2.il"),
                 f"{work}/gate.ys", f"{work}/gate.log", work)
