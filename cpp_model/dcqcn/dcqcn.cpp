@@ -159,10 +159,12 @@ void RpCyc::reset() {
   s2_replay_ = false;
   wb_valid_ = false;
   rate_valid_ = false;
+  cfg_pend_ = false;
 }
 
 void RpCyc::fill(const Live& live) {
   reset();
+  cfgq_ = live;
   for (size_t q = 0; q < cfg_.Queues; ++q) ram_.at(q) = qp_reset<Fixed>(live);
   while (!sweep_.done()) sweep_.clock();
 }
@@ -180,16 +182,21 @@ RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
   const bool done = sweep_.done();
   const bool stall = this->stall();
   p.stall = stall;
-  // stage 2: the whole pass on the S2 state with this cycle's configuration (the RTL
-  // takes the configuration in P1 and carries it with the pass, so every stage sees this
-  // one). A late pass writes back its partial catch-up only; the event is replayed.
+  // stage 2: the whole pass on the S2 state with the configuration copy (the RTL's stages
+  // read the copy, which does not change while a pass is in S2..S5, so every stage sees
+  // this one). A late pass writes back its partial catch-up only; the event is replayed.
   Qp<Fixed> res2 = s2_state_;
   bool late2 = false;
   PassCov cov2;
-  if (s2_.valid) late2 = pass(res2, live, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
+  if (s2_.valid) late2 = pass(res2, cfgq_, cfg_.bounds(), s2_.kind, s2_.t, s2_.bytes, nullptr, &cov2);
   const bool rep_now = s2_.valid && s2_.kind != Ev::Scan && late2;
   const bool rep_go = rep_.valid && rep_wait_ == 0;  // its partial pass is in S6
-  const bool hold = stall || rep_.valid || rep_now;
+  const bool drain = drained();
+  const bool cfg_blk = cfg_pend_ && !drain;
+  const bool hold = stall || rep_.valid || rep_now || cfg_blk;
+  p.cfg_wait = cfg_blk;
+  p.cfg_wait_replay = cfg_blk && (rep_.valid || rep_now);
+  p.cfg_reload = done && cfg_pend_ && drain;
   p.replay = rep_now;
   p.replay_kind = s2_.kind;
   p.replay_again = rep_now && s2_replay_;
@@ -258,7 +265,7 @@ RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
   } else if (rep_.valid) {  // the partial pass is not in S6 yet; S1 waits
     s2_ = RpEvent{};
     s2_replay_ = false;
-  } else if (stall) {
+  } else if (stall || cfg_blk) {
     s2_ = RpEvent{};
     s2_replay_ = false;
   } else {
@@ -281,6 +288,8 @@ RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
   } else if (e0.valid) {
     gap_ = std::min(gap_ + 1, cfg_.ScanForce);
   }
+  if (!done || (cfg_pend_ && drain)) cfgq_ = live;
+  cfg_pend_ = in.commit || cfg_blk;
   if (!done) sweep_.clock();
   return p;
 }
@@ -476,8 +485,8 @@ Outputs Model::eval(const Inputs& in) const {
   o.ce_ready = np_.ce_ready();
   o.cnpo_valid = np_.out_valid();
   o.cnpo_flow = np_.out_valid() ? np_.out_flow() : 0;
-  o.cnp_ready = rp_.cnp_ready(live_, snap_pend_);
-  o.sent_ready = rp_.sent_ready(live_, snap_pend_, in.cnp_valid);
+  o.cnp_ready = rp_.cnp_ready(snap_pend_);
+  o.sent_ready = rp_.sent_ready(snap_pend_, in.cnp_valid);
   o.rate_valid = rp_.rate_valid();
   o.rate_qp = rp_.rate_qp();
   o.rate = rp_.rate();
@@ -552,7 +561,7 @@ void Model::tick(const Inputs& in) {
   // register reads see the pre-edge state (before any part of the block is clocked)
   const uint32_t rd = in.cfg_re ? read_reg(in.cfg_addr & 0xFFC) : 0;
   const bool snap_valid = snap_pend_;
-  const bool snap_acc = snap_valid && rp_.snap_ready(live);
+  const bool snap_acc = snap_valid && rp_.snap_ready();
   const bool g_accept = wheel_.grant_valid() && in.grant_ready;
   const bool np_s1 = np_.s1_valid();
   NpCyc::In npi;
@@ -578,6 +587,7 @@ void Model::tick(const Inputs& in) {
   rpi.sent_valid = in.sent_valid;
   rpi.sent_qp = in.sent_qp;
   rpi.sent_bytes = in.sent_bytes;
+  rpi.commit = in.cfg_we && done && (in.cfg_addr & 0xFFC) == COMMIT;
   const auto rp = rp_.clock(rpi, live);
   WheelCyc::In wi;
   wi.rst_n = true;

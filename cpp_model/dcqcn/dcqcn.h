@@ -149,18 +149,24 @@ class RpCyc {
     return false;
   }
   // the event or snapshot in S2 is late (its catch-up does not complete in this pass):
-  // it is replayed (see clock()); live = this cycle's configuration
-  bool replay_now(const Live& live) const {
-    return s2_.valid && s2_.kind != Ev::Scan && pass_late(s2_state_, live, cfg_.bounds(), s2_.kind, s2_.t);
+  // it is replayed (see clock()); passes use the configuration copy (cfg_copy())
+  bool replay_now() const {
+    return s2_.valid && s2_.kind != Ev::Scan && pass_late(s2_state_, cfgq_, cfg_.bounds(), s2_.kind, s2_.t);
   }
+  // no pass in S2..S5: a pending COMMIT may reload the configuration copy
+  bool drained() const {
+    return !s2_.valid && !ps_[0].ev.valid && !ps_[1].ev.valid && !ps_[2].ev.valid;
+  }
+  // a COMMIT waits for S2..S5 to empty: nothing new enters S2 (replays go on)
+  bool cfg_block() const { return cfg_pend_ && !drained(); }
   // S1 keeps its event and S0 accepts nothing: a stall, a replay being decided (S2 late)
-  // or waiting in the replay register (it re-enters S2 ahead of S1)
-  bool hold(const Live& live) const { return stall() || rep_.valid || replay_now(live); }
-  bool snap_ready(const Live& live) const { return done() && !hold(live) && !force(); }
-  bool cnp_ready(const Live& live, bool snap_valid) const { return snap_ready(live) && !snap_valid; }
-  bool sent_ready(const Live& live, bool snap_valid, bool cnp_valid) const {
-    return cnp_ready(live, snap_valid) && !cnp_valid;
-  }
+  // or waiting in the replay register (it re-enters S2 ahead of S1), or a pending COMMIT
+  bool hold() const { return stall() || rep_.valid || replay_now() || cfg_block(); }
+  bool snap_ready() const { return done() && !hold() && !force(); }
+  bool cnp_ready(bool snap_valid) const { return snap_ready() && !snap_valid; }
+  bool sent_ready(bool snap_valid, bool cnp_valid) const { return cnp_ready(snap_valid) && !cnp_valid; }
+  // the configuration the passes use: the live one of the last reload (dcqcn_rp's cfg_q)
+  const Live& cfg_copy() const { return cfgq_; }
   bool rate_valid() const { return rate_valid_; }
   uint32_t rate_qp() const { return rate_qp_; }
   uint64_t rate() const { return rate_; }
@@ -179,6 +185,9 @@ class RpCyc {
     bool replay = false, replay_again = false, rep_reissue = false;
     Ev replay_kind = Ev::Scan;
     bool replay_blocks_same_qp = false;    // S1 waits behind a replay of its own QP
+    bool cfg_wait = false;                 // a pending COMMIT held S1 (S2..S5 not empty)
+    bool cfg_wait_replay = false;          // ... while a replay goes on with the old copy
+    bool cfg_reload = false;               // a pending COMMIT's copy of the live configuration
   };
   // One cycle's inputs, by name (dcqcn_rp's ports; zero = in reset).
   struct In {
@@ -191,7 +200,10 @@ class RpCyc {
     uint32_t cnp_qp = 0;
     bool sent_valid = false;
     uint32_t sent_qp = 0, sent_bytes = 0;
+    bool commit = false;   // the live configuration changes at the end of this cycle
   };
+  // live: this cycle's live configuration (the copy takes it during the init sweep and
+  // when a pending COMMIT finds S2..S5 empty)
   Pulses clock(const In& in, const Live& live);
   Qp<Fixed>& entry(size_t q) { return ram_.at(q); }
   const Qp<Fixed>& entry(size_t q) const { return ram_.at(q); }
@@ -224,6 +236,8 @@ class RpCyc {
   bool rate_valid_ = false;
   uint32_t rate_qp_ = 0;
   uint64_t rate_ = 0;
+  Live cfgq_;               // the configuration copy the passes read
+  bool cfg_pend_ = false;   // a COMMIT waits for S2..S5 to empty
 };
 
 // ---------------------------------------------------------------- wheel (dcqcn_wheel.sv)

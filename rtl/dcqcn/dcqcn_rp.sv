@@ -17,6 +17,12 @@
 // (forwarded), ahead of S1, until a pass is not late. Meanwhile S1 holds (re-reading its
 // QP's word each cycle) and every ready is low, so no later event of any QP overtakes it.
 // A late scan is not replayed.
+// Configuration: the passes read one copy of the live configuration (c_*_q), not the live
+// inputs. A COMMIT (commit_i: the live inputs change at the end of this cycle) makes the
+// copy pending: from the next cycle S1 and S0 hold (every ready low, no scan) until no
+// pass is in S2..S5, and in that cycle the copy takes the live inputs and S1 moves on. A
+// replay chain in flight goes on with the copy it started with. So a pass never sees a
+// configuration change, and the pass stages carry no configuration of their own.
 // Timers are per-QP deadlines in the word; nothing ticks per QP. A round-robin scan
 // pass visits every QP at least once per Queues * ScanForce cycles, which keeps replays
 // rare (late_o pulses for every late pass).
@@ -43,6 +49,7 @@ module dcqcn_rp #(
   input  wire logic                          clk_i,
   input  wire logic                          rst_ni,
   input  wire logic [dcqcn_fmt_pkg::TIME_W-1:0]  now_i,
+  input  wire logic                          commit_i,   // the live configuration changes at the end of this cycle
   // live configuration
   input  wire logic                          nic_i,
   input  wire logic                          hai_grow_i,
@@ -125,6 +132,17 @@ module dcqcn_rp #(
   logic [BytesW-1:0] e0_bytes;
 
   logic          late_s2a, rep_now, rep_go, hold;
+  // ---- the configuration copy the passes read (see the header)
+  logic          cfg_pend_q, drained, cfg_block, cfg_load;
+  logic          c_nic_q, c_grow_q, c_ctgt_q, c_cati_q;
+  logic [3:0]    c_g_q;
+  logic [31:0]   c_pa_q, c_pd_q, c_pi_q, c_br_q;
+  logic [dcqcn_fmt_pkg::STAGE_W-1:0] c_f_q;
+  logic [dcqcn_fmt_pkg::RATE_W-1:0]  c_rai_q, c_rhai_q, c_rmin_q, c_first_q;
+  logic [dcqcn_fmt_pkg::ALPHA_W-1:0] c_ainit_q, c_mdf_q;
+  assign drained   = !s2_valid_q && !s3_valid_q && !s4_valid_q && !s5_valid_q;
+  assign cfg_block = cfg_pend_q && !drained;
+  assign cfg_load  = !done || (cfg_pend_q && drained);
   assign force_scan   = 32'(gap_q) + 32'd1 >= 32'(ScanForce);
   // S1's QP has a pass in S2..S5 (its result is not ready yet): wait
   assign stall        = s1_valid_q && ((s2_valid_q && s1_qp_q == s2_qp_q) || (s3_valid_q && s1_qp_q == s3_qp_q) ||
@@ -133,7 +151,7 @@ module dcqcn_rp #(
   assign rep_now      = s2_valid_q && s2_kind_q != dcqcn_fmt_pkg::EV_SCAN && late_s2a;
   // the replay re-enters S2 when its partial pass is in S6 (forwarded)
   assign rep_go       = rep_valid_q && rep_wait_q == '0;
-  assign hold         = stall || rep_valid_q || rep_now;
+  assign hold         = stall || rep_valid_q || rep_now || cfg_block;
   assign snap_ready_o = done && !hold && !force_scan;
   assign cnp_ready_o  = snap_ready_o && !snap_valid_i;
   assign sent_ready_o = cnp_ready_o && !cnp_valid_i;
@@ -191,11 +209,11 @@ module dcqcn_rp #(
   // ---- S2..S6: the pass (result in S6)
   dcqcn_rp_pass #(.AlphaSteps(AlphaSteps), .DecSteps(DecSteps), .BytesW(BytesW)) u_pass (
     .clk_i(clk_i), .st_i(s2_st_q), .ev_i(s2_kind_q), .t_i(s2_t_q), .bytes_i(s2_bytes_q),
-    .nic_i(nic_i), .hai_grow_i(hai_grow_i), .clamp_tgt_i(clamp_tgt_i), .clamp_ati_i(clamp_ati_i),
-    .g_shift_i(g_shift_i), .p_alpha_i(p_alpha_i), .p_dec_i(p_dec_i), .p_inc_i(p_inc_i),
-    .byte_reset_i(byte_reset_i), .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i),
-    .first_rate_i(first_rate_i), .line_i(LINE), .alpha_init_i(alpha_init_i),
-    .min_dec_fac_i(min_dec_fac_i), .st_o(res), .late_s2a_o(late_s2a), .late_o(late)
+    .nic_i(c_nic_q), .hai_grow_i(c_grow_q), .clamp_tgt_i(c_ctgt_q), .clamp_ati_i(c_cati_q),
+    .g_shift_i(c_g_q), .p_alpha_i(c_pa_q), .p_dec_i(c_pd_q), .p_inc_i(c_pi_q),
+    .byte_reset_i(c_br_q), .f_i(c_f_q), .rai_i(c_rai_q), .rhai_i(c_rhai_q), .rmin_i(c_rmin_q),
+    .first_rate_i(c_first_q), .line_i(LINE), .alpha_init_i(c_ainit_q),
+    .min_dec_fac_i(c_mdf_q), .st_o(res), .late_s2a_o(late_s2a), .late_o(late)
   );
 
   always_comb begin
@@ -246,7 +264,9 @@ module dcqcn_rp #(
       rep_valid_q  <= 1'b0;
       rep_wait_q   <= '0;
       rate_valid_o <= 1'b0;
+      cfg_pend_q   <= 1'b0;
     end else begin
+      cfg_pend_q   <= commit_i || cfg_block;
       gap_q        <= gap_d;
       scan_q       <= scan_d;
       if (!hold) s1_valid_q <= e0_valid;
@@ -260,6 +280,29 @@ module dcqcn_rp #(
       s6_valid_q   <= s5_valid_q;
       wb_valid_q   <= s6_valid_q;
       rate_valid_o <= s6_valid_q && res_w[dcqcn_fmt_pkg::W_RC +: dcqcn_fmt_pkg::RATE_W] != s6_rc_q;
+    end
+  end
+
+  // the configuration copy: taken during the init sweep and when a pending COMMIT finds
+  // S2..S5 empty (no reset: the sweep loads it before any pass)
+  always_ff @(posedge clk_i) begin
+    if (cfg_load) begin
+      c_nic_q   <= nic_i;
+      c_grow_q  <= hai_grow_i;
+      c_ctgt_q  <= clamp_tgt_i;
+      c_cati_q  <= clamp_ati_i;
+      c_g_q     <= g_shift_i;
+      c_pa_q    <= p_alpha_i;
+      c_pd_q    <= p_dec_i;
+      c_pi_q    <= p_inc_i;
+      c_br_q    <= byte_reset_i;
+      c_f_q     <= f_i;
+      c_rai_q   <= rai_i;
+      c_rhai_q  <= rhai_i;
+      c_rmin_q  <= rmin_i;
+      c_first_q <= first_rate_i;
+      c_ainit_q <= alpha_init_i;
+      c_mdf_q   <= min_dec_fac_i;
     end
   end
 

@@ -11,8 +11,9 @@
 //       only), the event;
 //   P5  the byte-counter increase of a bytes-sent event (incS) and the packing (st_o,
 //       late_o: combinational, they belong to the inputs of four cycles earlier).
-// The configuration is taken in P1 and travels with the pass, so one pass sees one
-// configuration even if a COMMIT lands while it is in flight.
+// The configuration inputs are read where they are used, in any stage: the caller holds
+// them constant while a pass is in P1..P5 (dcqcn_rp changes its copy only when S2..S5 are
+// empty), so one pass sees one configuration.
 //
 // pass = catch-up (the timer expiries with time < limit, in time order; same time:
 // alpha update, increase timer, decrease check) + the event (CNP, bytes sent, or none
@@ -198,12 +199,6 @@ module dcqcn_rp_pass #(
   logic [1:0] ev_s2_q;
   logic [TW-1:0] t_s2_q;
   logic [BytesW-1:0] bytes_s2_q;
-  logic nic_s2_q, hai_grow_s2_q, clamp_tgt_s2_q, clamp_ati_s2_q;
-  logic [3:0] g_shift_s2_q;
-  logic [31:0] p_alpha_s2_q, p_dec_s2_q, p_inc_s2_q, byte_reset_s2_q;
-  logic [SW-1:0] f_s2_q;
-  logic [RW-1:0] rai_s2_q, rhai_s2_q, rmin_s2_q, first_rate_s2_q, line_s2_q;
-  logic [AW-1:0] alpha_init_s2_q, min_dec_fac_s2_q;
   always_ff @(posedge clk_i) begin
     ach_s2_q <= ach[AH];  a_c_lo_s2_q <= a_c_lo;  a_d1_lo_s2_q <= a_d1_lo;  sc_s2_q <= sc;  sd_s2_q <= sd;
     rc0_s2_q <= rc0;  rt0_s2_q <= rt0;  t0_s2_q <= t0;  bc0_s2_q <= bc0;
@@ -212,11 +207,6 @@ module dcqcn_rp_pass #(
     enC_s2_q <= enC_a;  incon_s2_q <= incon_a;  late_s2_q <= late_a;  cnpa_c_s2_q <= cnpa_c;
     dli_s2_q <= dli_a;  dla_s2_q <= dla_c;  dld_s2_q <= dld_c;
     ev_s2_q <= ev_i;  t_s2_q <= t_i;  bytes_s2_q <= bytes_i;
-    nic_s2_q <= nic_i;  hai_grow_s2_q <= hai_grow_i;  clamp_tgt_s2_q <= clamp_tgt_i;  clamp_ati_s2_q <= clamp_ati_i;
-    g_shift_s2_q <= g_shift_i;  p_alpha_s2_q <= p_alpha_i;  p_dec_s2_q <= p_dec_i;  p_inc_s2_q <= p_inc_i;
-    byte_reset_s2_q <= byte_reset_i;  f_s2_q <= f_i;  rai_s2_q <= rai_i;  rhai_s2_q <= rhai_i;  rmin_s2_q <= rmin_i;
-    first_rate_s2_q <= first_rate_i;  line_s2_q <= line_i;  alpha_init_s2_q <= alpha_init_i;
-    min_dec_fac_s2_q <= min_dec_fac_i;
   end
 
   // ==== P2: second half of the alpha chain and its taps; incA
@@ -227,7 +217,7 @@ module dcqcn_rp_pass #(
     a_c  = a_c_lo_s2_q;
     a_d1 = a_d1_lo_s2_q;
     for (int j = AH; j < AlphaSteps; j++) begin
-      ach2[j+1] = astep(ach2[j], g_shift_s2_q, 1'b0);   // j >= 1: never the first update
+      ach2[j+1] = astep(ach2[j], g_shift_i, 1'b0);   // j >= 1: never the first update
       if (sc_s2_q[j]) a_c = ach2[j+1];
       if (sd_s2_q[j]) a_d1 = ach2[j+1];
     end
@@ -237,8 +227,8 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tA, bcA;
   logic [CW-1:0] cfrA, caiA, chaiA;
   dcqcn_rp_incr u_inc_a (
-    .en_i(enA_s2_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_s2_q != '0), .hai_grow_i(hai_grow_s2_q),
-    .f_i(f_s2_q), .rai_i(rai_s2_q), .rhai_i(rhai_s2_q), .rmin_i(rmin_s2_q), .line_i(line_s2_q),
+    .en_i(enA_s2_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_i != '0), .hai_grow_i(hai_grow_i),
+    .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i), .line_i(line_i),
     .rc_i(rc0_s2_q), .rt_i(rt0_s2_q), .t_i(t0_s2_q), .bc_i(bc0_s2_q), .cfr_i(cfr0_s2_q), .cai_i(cai0_s2_q), .chai_i(chai0_s2_q),
     .rc_o(rcA), .rt_o(rtA), .t_o(tA), .bc_o(bcA), .cfr_o(cfrA), .cai_o(caiA), .chai_o(chaiA)
   );
@@ -254,12 +244,6 @@ module dcqcn_rp_pass #(
   logic [1:0] ev_s3_q;
   logic [TW-1:0] t_s3_q;
   logic [BytesW-1:0] bytes_s3_q;
-  logic nic_s3_q, hai_grow_s3_q, clamp_tgt_s3_q, clamp_ati_s3_q;
-  logic [3:0] g_shift_s3_q;
-  logic [31:0] p_alpha_s3_q, p_dec_s3_q, p_inc_s3_q, byte_reset_s3_q;
-  logic [SW-1:0] f_s3_q;
-  logic [RW-1:0] rai_s3_q, rhai_s3_q, rmin_s3_q, first_rate_s3_q, line_s3_q;
-  logic [AW-1:0] alpha_init_s3_q, min_dec_fac_s3_q;
   always_ff @(posedge clk_i) begin
     a_c_s3_q <= a_c;  a_d1_s3_q <= a_d1;
     rcA_s3_q <= rcA;  rtA_s3_q <= rtA;  tA_s3_q <= tA;  bcA_s3_q <= bcA;
@@ -268,11 +252,6 @@ module dcqcn_rp_pass #(
     incon_s3_q <= incon_s2_q;  late_s3_q <= late_s2_q;  cnpa_c_s3_q <= cnpa_c_s2_q;
     dli_s3_q <= dli_s2_q;  dla_c_s3_q <= dla_s2_q;  dld_c_s3_q <= dld_s2_q;
     ev_s3_q <= ev_s2_q;  t_s3_q <= t_s2_q;  bytes_s3_q <= bytes_s2_q;
-    nic_s3_q <= nic_s2_q;  hai_grow_s3_q <= hai_grow_s2_q;  clamp_tgt_s3_q <= clamp_tgt_s2_q;  clamp_ati_s3_q <= clamp_ati_s2_q;
-    g_shift_s3_q <= g_shift_s2_q;  p_alpha_s3_q <= p_alpha_s2_q;  p_dec_s3_q <= p_dec_s2_q;  p_inc_s3_q <= p_inc_s2_q;
-    byte_reset_s3_q <= byte_reset_s2_q;  f_s3_q <= f_s2_q;  rai_s3_q <= rai_s2_q;  rhai_s3_q <= rhai_s2_q;  rmin_s3_q <= rmin_s2_q;
-    first_rate_s3_q <= first_rate_s2_q;  line_s3_q <= line_s2_q;  alpha_init_s3_q <= alpha_init_s2_q;
-    min_dec_fac_s3_q <= min_dec_fac_s2_q;
   end
 
   // ==== P3: cut factor, the one multiplier (NIC decrease in the catch-up or the paper's
@@ -285,24 +264,24 @@ module dcqcn_rp_pass #(
   logic [dcqcn_fmt_pkg::BYTE_W-1:0] byB;
   logic [CW-1:0] cdecB;
   assign first = !act0_s3_q;
-  assign a_p   = first ? alpha_init_s3_q : a_c_s3_q;   // paper: alpha used by the cut at a CNP
-  assign aP    = astep(a_p, g_shift_s3_q, 1'b1);    // paper: alpha after a CNP
+  assign a_p   = first ? alpha_init_i : a_c_s3_q;   // paper: alpha used by the cut at a CNP
+  assign aP    = astep(a_p, g_shift_i, 1'b1);    // paper: alpha after a CNP
   // the cut sees Rc after the first increase: for the paper's RP there is no decrease in
   // the catch-up, so incC is off and Rc after the catch-up is rcA too
   always_comb begin
-    cut_a    = nic_s3_q ? a_d1_s3_q : a_p;
+    cut_a    = nic_i ? a_d1_s3_q : a_p;
     // cut_f0 keeps the unclamped factor: Verilator 5.006 re-tests an if's condition after its
     // body to count line coverage, so a body that rewrites the tested variable is never counted
     cut_f0   = ONE - (cut_a >> 1);
     cut_f    = cut_f0;
-    if (cut_f0 < min_dec_fac_s3_q) cut_f = min_dec_fac_s3_q;
+    if (cut_f0 < min_dec_fac_i) cut_f = min_dec_fac_i;
     cut_prod = (RW+AW)'(rcA_s3_q) * (RW+AW)'(cut_f);
     cut_res  = RW'(cut_prod >> dcqcn_fmt_pkg::ALPHA_FRAC);
-    rc_cut   = (cut_res < rmin_s3_q) ? rmin_s3_q : cut_res;   // the paper's decrease at a CNP
+    rc_cut   = (cut_res < rmin_i) ? rmin_i : cut_res;   // the paper's decrease at a CNP
   end
 
   always_comb begin
-    clampB = clamp_tgt_s3_q || (clamp_ati_s3_q && tA_s3_q != '0);
+    clampB = clamp_tgt_i || (clamp_ati_i && tA_s3_q != '0);
     rtB    = rtA_s3_q;
     rcB    = rcA_s3_q;
     tB     = tA_s3_q;
@@ -311,7 +290,7 @@ module dcqcn_rp_pass #(
     cdecB  = cdec0_s3_q;
     if (dec_s3_q) begin
       rtB   = clampB ? rcA_s3_q : rtA_s3_q;
-      rcB   = (cut_res < rmin_s3_q) ? rmin_s3_q : cut_res;
+      rcB   = (cut_res < rmin_i) ? rmin_i : cut_res;
       tB    = '0;
       bcB   = '0;
       byB   = '0;
@@ -330,11 +309,6 @@ module dcqcn_rp_pass #(
   logic [1:0] ev_s4_q;
   logic [TW-1:0] t_s4_q;
   logic [BytesW-1:0] bytes_s4_q;
-  logic nic_s4_q, hai_grow_s4_q;
-  logic [31:0] p_alpha_s4_q, p_dec_s4_q, p_inc_s4_q, byte_reset_s4_q;
-  logic [SW-1:0] f_s4_q;
-  logic [RW-1:0] rai_s4_q, rhai_s4_q, rmin_s4_q, first_rate_s4_q, line_s4_q;
-  logic [AW-1:0] alpha_init_s4_q;
   always_ff @(posedge clk_i) begin
     rcB_s4_q <= rcB;  rtB_s4_q <= rtB;  rc_cut_s4_q <= rc_cut;  tB_s4_q <= tB;  bcB_s4_q <= bcB;  byB_s4_q <= byB;
     cdecB_s4_q <= cdecB;  cfrA_s4_q <= cfrA_s3_q;  caiA_s4_q <= caiA_s3_q;  chaiA_s4_q <= chaiA_s3_q;  ccnp0_s4_q <= ccnp0_s3_q;
@@ -343,10 +317,6 @@ module dcqcn_rp_pass #(
     late_s4_q <= late_s3_q;  cnpa_c_s4_q <= cnpa_c_s3_q;
     dli_s4_q <= dli_s3_q;  dla_s4_q <= dla_c_s3_q;  dld_s4_q <= dld_c_s3_q;
     ev_s4_q <= ev_s3_q;  t_s4_q <= t_s3_q;  bytes_s4_q <= bytes_s3_q;
-    nic_s4_q <= nic_s3_q;  hai_grow_s4_q <= hai_grow_s3_q;
-    p_alpha_s4_q <= p_alpha_s3_q;  p_dec_s4_q <= p_dec_s3_q;  p_inc_s4_q <= p_inc_s3_q;
-    byte_reset_s4_q <= byte_reset_s3_q;  f_s4_q <= f_s3_q;  rai_s4_q <= rai_s3_q;  rhai_s4_q <= rhai_s3_q;  rmin_s4_q <= rmin_s3_q;
-    first_rate_s4_q <= first_rate_s3_q;  line_s4_q <= line_s3_q;  alpha_init_s4_q <= alpha_init_s3_q;
   end
 
   // ==== P4: incC (after a decrease: T = BC = 0, so its stage inputs are constant), the event
@@ -354,8 +324,8 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tC, bcC, tCi, bcCi;
   logic [CW-1:0] cfrC, caiC, chaiC;
   dcqcn_rp_incr u_inc_c (
-    .en_i(enC_s4_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_s4_q != '0), .hai_grow_i(hai_grow_s4_q),
-    .f_i(f_s4_q), .rai_i(rai_s4_q), .rhai_i(rhai_s4_q), .rmin_i(rmin_s4_q), .line_i(line_s4_q),
+    .en_i(enC_s4_q), .byte_event_i(1'b0), .byte_on_i(byte_reset_i != '0), .hai_grow_i(hai_grow_i),
+    .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i), .line_i(line_i),
     .rc_i(rcB_s4_q), .rt_i(rtB_s4_q), .t_i(SW'(0)), .bc_i(SW'(0)), .cfr_i(cfrA_s4_q), .cai_i(caiA_s4_q), .chai_i(chaiA_s4_q),
     .rc_o(rcC), .rt_o(rtC), .t_o(tCi), .bc_o(bcCi), .cfr_o(cfrC), .cai_o(caiC), .chai_o(chaiC)
   );
@@ -388,16 +358,16 @@ module dcqcn_rp_pass #(
     if (is_cnp) begin
       ccnpE = (&ccnp0_s4_q) ? ccnp0_s4_q : ccnp0_s4_q + 1'b1;
       actE  = 1'b1;
-      if (nic_s4_q) begin
+      if (nic_i) begin
         if (!act0_s4_q) begin
-          aE    = alpha_init_s4_q;
+          aE    = alpha_init_i;
           cnpaE = 1'b0;
           cnpdE = 1'b1;
-          dlaE  = XW'(t_s4_q) + XW'(p_alpha_s4_q);
-          dldE  = XW'(t_s4_q) + XW'(p_dec_s4_q);
-          if (first_rate_s4_q != '0) begin
-            rcE = first_rate_s4_q;
-            rtE = first_rate_s4_q;
+          dlaE  = XW'(t_s4_q) + XW'(p_alpha_i);
+          dldE  = XW'(t_s4_q) + XW'(p_dec_i);
+          if (first_rate_i != '0) begin
+            rcE = first_rate_i;
+            rtE = first_rate_i;
           end
         end else begin
           cnpaE = 1'b1;
@@ -411,15 +381,15 @@ module dcqcn_rp_pass #(
         byE    = '0;
         cdecE  = (&cdecB_s4_q) ? cdecB_s4_q : cdecB_s4_q + 1'b1;
         aE     = aP_s4_q;
-        dlaE   = XW'(t_s4_q) + XW'(p_alpha_s4_q);
-        dliE   = XW'(t_s4_q) + XW'(p_inc_s4_q);
+        dlaE   = XW'(t_s4_q) + XW'(p_alpha_i);
+        dliE   = XW'(t_s4_q) + XW'(p_inc_i);
         inconE = 1'b1;
       end
-    end else if (is_sent && incon_s4_q && byte_reset_s4_q != '0) begin
+    end else if (is_sent && incon_s4_q && byte_reset_i != '0) begin
       bsum = (dcqcn_fmt_pkg::BYTE_W+1)'(byB_s4_q) + (dcqcn_fmt_pkg::BYTE_W+1)'(bytes_s4_q);
       byE  = bsum[dcqcn_fmt_pkg::BYTE_W] ? '1 : bsum[dcqcn_fmt_pkg::BYTE_W-1:0];
-      if (byE >= byte_reset_s4_q) begin
-        byE = byE - byte_reset_s4_q;
+      if (byE >= byte_reset_i) begin
+        byE = byE - byte_reset_i;
         enS = 1'b1;
       end
     end
@@ -433,17 +403,12 @@ module dcqcn_rp_pass #(
   logic [TW-1:0] dlaE_s5_q, dliE_s5_q, dldE_s5_q;
   logic actE_s5_q, inconE_s5_q, cnpaE_s5_q, cnpdE_s5_q, enS_s5_q, late_s5_q;
   logic [CW-1:0] ccnpE_s5_q, cdecE_s5_q, cfrC_s5_q, caiC_s5_q, chaiC_s5_q;
-  logic hai_grow_s5_q;
-  logic [SW-1:0] f_s5_q;
-  logic [RW-1:0] rai_s5_q, rhai_s5_q, rmin_s5_q, line_s5_q;
   always_ff @(posedge clk_i) begin
     rcE_s5_q <= rcE;  rtE_s5_q <= rtE;  aE_s5_q <= aE;  tE_s5_q <= tE;  bcE_s5_q <= bcE;  byE_s5_q <= byE;
     dlaE_s5_q <= TW'(dlaE);  dliE_s5_q <= TW'(dliE);  dldE_s5_q <= TW'(dldE);
     actE_s5_q <= actE;  inconE_s5_q <= inconE;  cnpaE_s5_q <= cnpaE;  cnpdE_s5_q <= cnpdE;  enS_s5_q <= enS;
     late_s5_q <= late_s4_q;
     ccnpE_s5_q <= ccnpE;  cdecE_s5_q <= cdecE;  cfrC_s5_q <= cfrC;  caiC_s5_q <= caiC;  chaiC_s5_q <= chaiC;
-    hai_grow_s5_q <= hai_grow_s4_q;  f_s5_q <= f_s4_q;  rai_s5_q <= rai_s4_q;  rhai_s5_q <= rhai_s4_q;  rmin_s5_q <= rmin_s4_q;
-    line_s5_q <= line_s4_q;
   end
 
   // ==== P5: the byte-counter increase, pack
@@ -451,8 +416,8 @@ module dcqcn_rp_pass #(
   logic [SW-1:0] tS, bcS;
   logic [CW-1:0] cfrS, caiS, chaiS;
   dcqcn_rp_incr u_inc_s (
-    .en_i(enS_s5_q), .byte_event_i(1'b1), .byte_on_i(1'b1), .hai_grow_i(hai_grow_s5_q),
-    .f_i(f_s5_q), .rai_i(rai_s5_q), .rhai_i(rhai_s5_q), .rmin_i(rmin_s5_q), .line_i(line_s5_q),
+    .en_i(enS_s5_q), .byte_event_i(1'b1), .byte_on_i(1'b1), .hai_grow_i(hai_grow_i),
+    .f_i(f_i), .rai_i(rai_i), .rhai_i(rhai_i), .rmin_i(rmin_i), .line_i(line_i),
     .rc_i(rcE_s5_q), .rt_i(rtE_s5_q), .t_i(tE_s5_q), .bc_i(bcE_s5_q), .cfr_i(cfrC_s5_q), .cai_i(caiC_s5_q), .chai_i(chaiC_s5_q),
     .rc_o(rcS), .rt_o(rtS), .t_o(tS), .bc_o(bcS), .cfr_o(cfrS), .cai_o(caiS), .chai_o(chaiS)
   );

@@ -130,6 +130,11 @@ module dcqcn_top #(
 
   // ---- submodules
   logic np_done, rp_done, wh_done, done, cnp_sent, late, reinsert;
+  // register writes (ignored before INIT_DONE)
+  logic        we;
+  logic [11:0] a;
+  assign we  = cfg_we_i && done;
+  assign a   = {cfg_addr_i[11:2], 2'b00};
   logic snap_pend_q, snap_clr_q, snap_done_q, snap_ready;
   logic [QW-1:0] snap_qp_q;
   logic stat_valid;
@@ -148,7 +153,7 @@ module dcqcn_top #(
 
   dcqcn_rp #(.Queues(Queues), .LineRateMbps(LineRateMbps), .BytesW(BytesW), .AlphaSteps(AlphaSteps),
              .DecSteps(DecSteps), .ScanForce(ScanForce)) u_rp (
-    .clk_i(clk_i), .rst_ni(rst_ni), .now_i(now_q),
+    .clk_i(clk_i), .rst_ni(rst_ni), .now_i(now_q), .commit_i(we && a == dcqcn_regs_pkg::DCQCN_COMMIT),
     .nic_i(lv_nic_q), .hai_grow_i(lv_grow_q), .clamp_tgt_i(lv_ctgt_q), .clamp_ati_i(lv_cati_q),
     .g_shift_i(lv_g_q), .p_alpha_i(lv_pa_q), .p_dec_i(lv_pd_q), .p_inc_i(lv_pi_q),
     .byte_reset_i(lv_br_q), .f_i(lv_f_q), .rai_i(lv_rai_q), .rhai_i(lv_rhai_q), .rmin_i(lv_rmin_q),
@@ -178,10 +183,6 @@ module dcqcn_top #(
   // ---- counters
   logic [3:0]  clr;
   logic [31:0] cnt_sent, cnt_late, cnt_reins, cnt_grants;
-  logic        we;
-  logic [11:0] a;
-  assign we  = cfg_we_i && done;
-  assign a   = {cfg_addr_i[11:2], 2'b00};
   assign clr = (we && a == dcqcn_regs_pkg::DCQCN_CNT_CLEAR) ? cfg_wdata_i[3:0] : 4'd0;
 
   ll_sat_counter #(.Width(32)) u_cnt_sent (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(clr[0]), .inc_i(cnp_sent), .value_o(cnt_sent));

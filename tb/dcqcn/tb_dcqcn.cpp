@@ -186,6 +186,10 @@ class DcqcnBench {
       program();
       next_reprogram_ = cycle + 10000 + rng_.below(20000);
     }
+    // now and then a COMMIT right behind a replay (the staged set unchanged, so only the
+    // RP's drain is at work: it waits for the replay chain; bin rp_commit_drain_behind_replay)
+    if (init_done && programmed_ && ops_.empty() && model_.last_cov().rp.replay && rng_.chance(1))
+      ops_.push_back({regs::COMMIT, 1});
     if (init_done && rng_.chance(1)) {  // per-QP snapshot (sometimes out of range), clears
       uint32_t q = rng_.chance(90) ? static_cast<uint32_t>(rng_.below(cfg_.Queues)) : 0xFFFF;
       if (rng_.chance(30)) {  // QP id at N-1, N, N+1 of Queues, or a legal id with a high bit set
@@ -298,25 +302,46 @@ class DcqcnBench {
   }
 
   // after_reset: the first programming after a reset, when every QP is still waiting for
-  // its first CNP: in 60% of them NIC mode with a first rate at or below Rmin.
+  // its first CNP. The rare configurations some bins need come in turn, not by chance
+  // (left to chance, a bin now and then fell below 10 hits in a run: a different
+  // trajectory after any change of timing):
+  //   after a reset, in turn: NIC mode with a first rate at or below Rmin (bins
+  //   first_cnp_nic, first_cnp_rate_below_rmin); the paper's variant (first_cnp_paper);
+  //   either, at random;
+  //   other programmings, in turn: random; a deferral profile (NIC mode, alpha periods of
+  //   1-4 ticks, a decrease period longer than AlphaSteps of them, so a QP whose last pass
+  //   is more than AlphaSteps alpha periods behind its decrease check defers the decrease:
+  //   decrease_deferred); the gain shift 0 (decrease_gain_shift_0); a low Rmin (rates far
+  //   below the line, wheel departures beyond the horizon: wheel_beyond_horizon); NIC mode
+  //   with CLAMP_ATI alone and an increase period above the decrease period (decreases
+  //   without an increase between: clamp_ati_skipped_without_increase).
   void program(bool after_reset = false) {
-    const bool first_low = after_reset && rng_.chance(60);
-    const bool nic = first_low || rng_.chance(50);
+    const unsigned turn = after_reset ? reset_turn_++ % 3 : prog_turn_++ % 6;
+    const bool first_low = after_reset && turn == 0;
+    const bool paper = after_reset && turn == 1;
+    const bool defer = !after_reset && (turn == 1 || turn == 5);   // twice in six: its bin is the rarest
+    const bool g_zero = !after_reset && turn == 2;
+    const bool low_rmin = !after_reset && turn == 3;
+    const bool ati = !after_reset && turn == 4;
+    const bool nic = !paper && (first_low || defer || ati || rng_.chance(50));
     // gain shift: mostly 3..9, and its limits 0 (raised to 1), 1 and 15 on purpose
     const unsigned gr = static_cast<unsigned>(rng_.below(100));
-    const uint32_t g = static_cast<uint32_t>(gr < 10 ? 0 : gr < 15 ? 1 : gr < 20 ? 15 : gr < 30 ? rng_.range(0, 15) : rng_.range(3, 9));
-    const uint32_t ctrl = (nic ? 1u : 0u) | (rng_.chance(50) ? 2u : 0u) | (rng_.chance(30) ? 4u : 0u) |
-                          (rng_.chance(50) ? 8u : 0u) | (rng_.chance(40) ? 16u : 0u) | (g << 8) |
+    const uint32_t g = g_zero ? 0 : static_cast<uint32_t>(gr < 10 ? 0 : gr < 15 ? 1 : gr < 20 ? 15 : gr < 30 ? rng_.range(0, 15) : rng_.range(3, 9));
+    const bool tgt = !ati && rng_.chance(30), ati_on = ati || rng_.chance(50);
+    const uint32_t ctrl = (nic ? 1u : 0u) | (rng_.chance(50) ? 2u : 0u) | (tgt ? 4u : 0u) |
+                          (ati_on ? 8u : 0u) | (rng_.chance(40) ? 16u : 0u) | (g << 8) |
                           (rng_.chance(5) ? 0xE0u : 0u);  // undefined bits: dropped by the mask
     // alpha period: mostly far below what the scans keep current (replays are frequent),
     // sometimes longer (fewer replays: the 5-cycle replays would otherwise take most RMW
     // slots of the 256-QP set and starve the decrease and wheel bins)
-    const uint32_t pa = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(25) ? rng_.range(300, 1000) : rng_.range(4, 300));
-    const uint32_t pd = static_cast<uint32_t>(rng_.range(pa ? pa : 1, 4 * (pa ? pa : 1) + 50));
+    const uint32_t steps = cfg_.AlphaSteps;
+    const uint32_t pa = static_cast<uint32_t>(defer ? rng_.range(1, 4) : rng_.chance(5) ? 0 : rng_.chance(25) ? rng_.range(300, 1000) : rng_.range(4, 300));
+    const uint32_t pd = static_cast<uint32_t>(defer ? rng_.range(steps * pa + 1, 4 * steps * pa + 50)
+                                                    : rng_.range(pa ? pa : 1, 4 * (pa ? pa : 1) + 50));
     // increase period: sometimes above the decrease period (as in the reference
     // configuration), so that decreases follow each other without an increase between
     // (CLAMP_ATI then skips the clamp: bin clamp_ati_skipped_without_increase)
-    const uint32_t pi = static_cast<uint32_t>(rng_.chance(30) ? rng_.range(pd + 1, 8 * pd + 100)
+    const uint32_t pi = static_cast<uint32_t>(ati || rng_.chance(30) ? rng_.range(pd + 1, 8 * pd + 100)
                                               : rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
     const uint32_t br = static_cast<uint32_t>(rng_.chance(50) ? 0 : rng_.range(500, 30000));
     np_interval_ = static_cast<uint32_t>(rng_.chance(20) ? 0 : rng_.range(1, 600));
@@ -330,7 +355,7 @@ class DcqcnBench {
     ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
     // Rmin: sometimes high (cuts then floor at it often; replays slow the event rate down)
     // or low (rates far below the line: wheel departures beyond the horizon)
-    const uint32_t rmin = static_cast<uint32_t>(rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000));
+    const uint32_t rmin = static_cast<uint32_t>(low_rmin ? rng_.range(1, 300) : rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000));
     ops_.push_back({regs::STAGE_RMIN, rmin});
     // first rate: 0 (unchanged), any, or at/below Rmin (must be raised to Rmin)
     const unsigned fr = static_cast<unsigned>(rng_.below(100));
@@ -390,6 +415,9 @@ class DcqcnBench {
       if (r.replay_again) cov_.hit("replay_again");
     }
     if (r.replay_blocks_same_qp) cov_.hit("replay_same_qp_waits");
+    if (r.cfg_wait) cov_.hit("rp_commit_drain_wait");
+    if (r.cfg_wait_replay) cov_.hit("rp_commit_drain_behind_replay");
+    if (r.cfg_reload) cov_.hit("rp_commit_reload");
     if (r.fwd_s2) cov_.hit("rmw_hazard_s2");
     if (r.fwd_wb) cov_.hit("rmw_hazard_wb");
     if (r.stall) cov_.hit("rmw_hazard_stall");
@@ -413,6 +441,7 @@ class DcqcnBench {
   ll::tb::Wire<uint64_t> rate_;
 
   std::vector<bool> in_wheel_;
+  unsigned reset_turn_ = 0, prog_turn_ = 0;   // program(): whose turn the rare configurations are
   std::vector<uint32_t> hot_;
   uint32_t bytes_max_ = 0, np_interval_ = 0;
   unsigned tick_pct_ = 100, cnp_pct_ = 10;
