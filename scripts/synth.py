@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Synthesis flow: area, timing and FPGA resources of every block configuration.
 
-For each configuration in synth/<block>/configs.json:
+For each configuration in synth/<block>/configs.json (its RTL: the block's files that its
+top instantiates, scripts/ll_rtl.py files_for_top(), so an edit to another module of the
+block cannot move its figures):
   1. Yosys generic synthesis with memories kept as memories (`memory -nomap`): generic
      cell counts and memory bits, `check -assert` (no undriven nets, no logic dropped);
   2. IHP SG13G2 130 nm: dfflibmap + abc -liberty (the "timing" recipe), then buffer trees on
@@ -149,8 +151,13 @@ def fresh_work(path, files):
     return work
 
 
-def rtl_files(block):
-    return ll_rtl.files(block)
+def rtl_files(block, top):
+    """The files a configuration reads: the block's list (scripts/ll_rtl.py) cut to what
+    `top` needs, so a configuration's result depends only on the RTL it synthesises."""
+    try:
+        return ll_rtl.files_for_top(block, top)
+    except ValueError as e:
+        die(f"{block}/{top}: {e}")
 
 
 def load_configs(block):
@@ -583,7 +590,7 @@ def read_script(block, cfg):
     """Yosys commands that read a block's RTL with a configuration's parameters and make its
     top the design top (shared by every flow that synthesises a configuration)."""
     top = cfg["top"]
-    files = " ".join(rtl_files(block))
+    files = " ".join(rtl_files(block, top))
     return (f"read_verilog -sv -noautowire -DSYNTHESIS {files}\n{chparams(cfg['params'], top)}"
             f"hierarchy -check -top {top}\nrename -top {top}\n")
 
@@ -850,7 +857,7 @@ def run_config(block, spec, cfg, out_dir):
     work = os.path.join(out_dir, "work", block, name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    files = " ".join(rtl_files(block))
+    files = " ".join(rtl_files(block, top))
     read = read_script(block, cfg)
     t0 = time.time()
     r = {"block": block, "config": name, "top": top, "params": cfg["params"]}

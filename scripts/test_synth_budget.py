@@ -167,6 +167,44 @@ class Breakdown(unittest.TestCase):
         self.assertEqual(synth.target_value(t, reps), (80.0, "b/y"))
 
 
+class FileList(unittest.TestCase):
+    """synth reads, per configuration, only the files its top needs (ll_rtl.files_for_top)."""
+
+    def test_only_what_the_top_instantiates(self):
+        import ll_rtl
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "common"))
+            os.makedirs(os.path.join(root, "blk"))
+            src = {
+                "common/ll_a.svh": "`define X 1\n",
+                "common/ll_pkg.sv": "package ll_pkg; endpackage\n",
+                "common/used.sv": "module used #(parameter int W = 1) (input wire logic a_i); endmodule\n",
+                "common/unused.sv": "module unused (input wire logic a_i); endmodule\n",
+                "blk/blk_pkg.sv": "package blk_pkg; endpackage\n",
+                "blk/top.sv": ("module top (input wire logic a_i);\n  used #(.W(2)) u_used (.a_i(a_i));\n"
+                               "  // unused u_old (.a_i(a_i));  a comment, not an instance\n"
+                               "  /* unused u_older (.a_i(a_i)); */\nendmodule\n"),
+                "blk/other.sv": "module other (input wire logic a_i);\n  unused u_x (.a_i(a_i));\nendmodule\n",
+            }
+            for name, text in src.items():
+                with open(os.path.join(root, name), "w") as f:
+                    f.write(text)
+            got = [os.path.relpath(f, root) for f in ll_rtl.files_for_top("blk", "top", root)]
+            self.assertEqual(got, ["common/ll_a.svh", "common/ll_pkg.sv", "blk/blk_pkg.sv", "common/used.sv", "blk/top.sv"])
+            got = [os.path.relpath(f, root) for f in ll_rtl.files_for_top("blk", "other", root)]
+            self.assertIn("common/unused.sv", got)
+            self.assertNotIn("blk/top.sv", got)
+            with self.assertRaises(ValueError):
+                ll_rtl.files_for_top("blk", "no_such_top", root)
+
+    def test_every_configuration_top_resolves(self):
+        import ll_rtl
+        for block in ll_rtl.blocks():
+            for cfg in synth.load_configs(block)["configs"]:
+                fs = ll_rtl.files_for_top(block, cfg["top"])
+                self.assertTrue(any(f.endswith(".sv") and not f.endswith("_pkg.sv") for f in fs), (block, cfg["top"]))
+
+
 class FlipFlopDrive(unittest.TestCase):
     """scripts/ff_drive.py: which flip-flops get the strong cell, and its script."""
 
