@@ -75,6 +75,8 @@ def repair_module(mod, lib_out, limit, buf_cell, counter):
                 bname = f"ll_fobuf_{counter[0]}"
                 nname = f"ll_fonet_{counter[0]}"
                 counter[0] += 1
+                if bname in cells or nname in mod["netnames"]:
+                    raise ValueError(f"the netlist already has a cell {bname} or a net {nname}")
                 cells[bname] = {"hide_name": 0, "type": buf_cell, "parameters": {}, "attributes": {},
                                 "port_directions": {BUF_IN: "input", BUF_OUT: "output"},
                                 "connections": {BUF_IN: [bit], BUF_OUT: [new]}}

@@ -192,7 +192,7 @@ RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
   const bool rep_now = s2_.valid && s2_.kind != Ev::Scan && late2;
   const bool rep_go = rep_.valid && rep_wait_ == 0;  // its partial pass is in S6
   const bool drain = drained();
-  const bool cfg_blk = cfg_pend_ && !drain;
+  const bool cfg_blk = cfg_block();
   const bool hold = stall || rep_.valid || rep_now || cfg_blk;
   p.cfg_wait = cfg_blk;
   p.cfg_wait_replay = cfg_blk && (rep_.valid || rep_now);
