@@ -515,6 +515,10 @@ def main():
                     skipped.append((b, c))
                     continue
                 jobs.append((b, c))
+        known = {c["name"] for b in a.block or blocks for c in synth.load_configs(b)["configs"]}
+        unknown = [c for c in a.config or [] if c not in known]
+        if unknown:
+            die(f"no configuration {', '.join(repr(c) for c in unknown)} in {', '.join(a.block or blocks)}")
         if not jobs:
             die("no configuration selected")
     rows, failed, errors = [], 0, []   # errors: configurations whose synthesis or proof did not finish

@@ -189,17 +189,30 @@ def plan_synth(a):
 
 
 def plan_list(a):
+    if not a.list:
+        raise Bad("run list needs --list FILE (a JSON list of jobs)")
     spec = read_json(a.list)
     if not isinstance(spec, list):
         raise Bad(f"{a.list}: not a JSON list of jobs")
     jobs = []
-    for s in spec:
-        kind, args = s["kind"], s["args"]
+    for n, s in enumerate(spec):
+        if not isinstance(s, dict) or not isinstance(s.get("id"), str) or not s["id"]:
+            raise Bad(f"{a.list}: job {n}: not an object with an \"id\" string")
+        kind, args = s.get("kind"), s.get("args")
         if kind not in ("tb", "exp", "cmd"):
-            raise Bad(f"{a.list}: job {s.get('id')}: unknown kind '{kind}'")
+            raise Bad(f"{a.list}: job {s['id']}: \"kind\" must be tb, exp or cmd (got {json.dumps(kind)})")
+        if not isinstance(args, dict):
+            raise Bad(f"{a.list}: job {s['id']}: \"args\" must be an object")
+        if kind in ("tb", "cmd") and not (isinstance(args.get("cmd"), list) and args["cmd"]
+                                          and all(isinstance(c, str) for c in args["cmd"])):
+            raise Bad(f"{a.list}: job {s['id']}: args.cmd must be a non-empty list of strings")
+        if kind == "exp" and not isinstance(args.get("sim"), str):
+            raise Bad(f"{a.list}: job {s['id']}: args.sim must name the simulator")
         inputs = []
         if kind in ("tb", "exp"):
             exe = args["cmd"][0] if kind == "tb" else args["sim"]
+            if not os.path.isfile(exe):
+                raise Bad(f"{a.list}: job {s['id']}: {exe} is not a file (a tb job's cmd starts with the bench binary)")
             inputs.append(file_stamp(exe))
         jobs.append(job(s["id"], kind, args, inputs))
     return jobs, {}
@@ -638,13 +651,13 @@ def main():
     try:
         if a.cmd == "run":
             d = os.path.abspath(a.out)
-            for sd in ("logs", "results"):
-                os.makedirs(os.path.join(d, sd), exist_ok=True)
             a.out = d
-            jobs, gather_args = PLANS[a.flow](a)
+            jobs, gather_args = PLANS[a.flow](a)   # (a plan that fails leaves no run directory)
             ids = [j["id"] for j in jobs]
             if len(set(ids)) != len(ids):
                 raise Bad("two jobs with one id")
+            for sd in ("logs", "results"):
+                os.makedirs(os.path.join(d, sd), exist_ok=True)
             write_json(os.path.join(d, "manifest.json"), {"flow": a.flow, "root": ROOT, "dir": d, "jobs": jobs,
                                                           "gather": gather_args, "planned": time.time()},
                        sort=False)  # the order of a point's labels names its run directory

@@ -420,6 +420,13 @@ def main():
         die("--update-hints needs every mutant of the bench (no --only)")
     for name in names:
         bench(name)  # every name known before any work starts
+    if a.only:
+        if len(names) != 1:
+            die("--only needs exactly one bench (the ids are per bench)")
+        ids = {m["id"] for m in load(names[0])["mutants"]}
+        unknown = [i for i in a.only if i not in ids]
+        if unknown:
+            die(f"{names[0]}: no mutant {', '.join(unknown)} in its mutants.json")
     t0 = time.time()
     total = killed = 0
     summary = []

@@ -41,6 +41,8 @@ def main():
     a = ap.parse_args()
     if not os.path.exists(a.sim):
         sys.exit(f"sim_bench: {a.sim} not found (run make build first)")
+    if not os.path.isfile(a.sim) or not os.access(a.sim, os.X_OK):
+        sys.exit(f"sim_bench: {a.sim} is not an executable file")
     res = {}
 
     std = "sim/scenarios/bench_leaf_spine_256.json"

@@ -12,6 +12,8 @@ import re
 ap = argparse.ArgumentParser(description="Summary of the block flows' latest results.")
 ap.add_argument("build", nargs="?", default="build", help="build directory (default: build)")
 build = ap.parse_args().build
+if not os.path.isdir(build):
+    raise SystemExit(f"summary: {build} is not a build directory")
 log = os.path.join(build, "Testing", "Temporary", "LastTest.log")
 print("\n================ lossless: summary of this run ================")
 if os.path.exists(log):

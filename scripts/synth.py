@@ -1399,6 +1399,12 @@ def select(blocks, configs, smoke):
             if configs and c["name"] not in configs:
                 continue
             jobs.append((b, spec, c))
+    # a --config that names no configuration of the chosen blocks is a typo, not a filter
+    known = {c["name"] for b in blocks or all_blocks for c in load_configs(b)["configs"]}
+    unknown = [c for c in configs or [] if c not in known]
+    if unknown:
+        die(f"no configuration {', '.join(repr(c) for c in unknown)} in "
+            f"{', '.join(blocks or all_blocks)} (synth/<block>/configs.json)")
     if not jobs:
         die("no configuration selected")
     return jobs

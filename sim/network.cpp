@@ -42,8 +42,27 @@ using detail::config_error;
 
 // ------------------------------------------------------------------ construction
 
+namespace {
+
+// The switch blocks' size limits, checked on the topology before the routing tables are
+// built: a fabric far past them would otherwise spend minutes and gigabytes on routing
+// only to be refused by the first switch's model.
+const Topology& within_block_limits(const Scenario& s, const Topology& t) {
+  for (NodeId n = static_cast<NodeId>(t.num_hosts()); n < t.num_nodes(); ++n) {
+    const size_t P = t.node(n).ports.size();
+    const std::string who = "switch " + t.node(n).name + " has " + std::to_string(P) + " ports; ";
+    if (s.net.sw.marker.enable && P > 8192)
+      config_error(s, "switch.marker.enable", who + "the RED/ECN marker takes at most 8192 (65536 queues of 8 priorities)");
+    if (s.net.sw.pfc.enable && P > 64)
+      config_error(s, "switch.pfc.enable", who + "the PFC block takes 2..64 (turn PFC off for this fabric)");
+  }
+  return t;
+}
+
+}  // namespace
+
 Network::Network(const Scenario& s, const std::vector<Flow>& flows)
-    : s_(s), cfg_(s.net), topo_(s.topology), routing_(topo_), flow_list_(flows),
+    : s_(s), cfg_(s.net), topo_(s.topology), routing_(within_block_limits(s, topo_)), flow_list_(flows),
       loss_rng_(ll::derive_seed(s.seed, 0x4C4F5353ull)) {  // "LOSS"
   tier_names_ = topo_.tiers();
   tier_stats_.resize(tier_names_.size());

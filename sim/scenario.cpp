@@ -871,17 +871,46 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
   }
 }
 
+// JSON with duplicate keys refused (legal JSON that nlohmann would silently resolve to
+// the last one): `duplicate` names the first repeated key ("" if none).
+json parse_no_duplicates(const std::string& text, std::string& duplicate) {
+  std::vector<std::set<std::string>> open;
+  auto cb = [&](int /*depth*/, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::object_start) open.emplace_back();
+    else if (ev == json::parse_event_t::object_end) open.pop_back();
+    else if (ev == json::parse_event_t::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second &&
+             duplicate.empty()) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
+  return json::parse(text, cb);
+}
+
+// nlohmann's message without its "[json.exception.x.n] " prefix
+std::string json_message(const std::exception& e) {
+  std::string msg = e.what();
+  const size_t close = msg.find("] ");
+  if (msg.rfind("[json.exception", 0) == 0 && close != std::string::npos) msg = msg.substr(close + 2);
+  return msg;
+}
+
 // --set key.path=value on the parsed document.
 void apply_override(json& doc, const std::string& text, const std::string& origin) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) throw ScenarioError(origin, "", "--set \"" + text + "\": expected key.path=value");
   const std::string path = text.substr(0, eq), value = text.substr(eq + 1);
   json v;
+  std::string duplicate;
   try {
-    v = json::parse(value);
+    v = parse_no_duplicates(value, duplicate);
   } catch (const json::parse_error&) {
     v = value;
+    duplicate.clear();
+  } catch (const json::out_of_range& e) {
+    throw ScenarioError(origin, path, "--set: " + json_message(e));
   }
+  if (!duplicate.empty()) throw ScenarioError(origin, path, "--set: key \"" + duplicate + "\" appears twice in the same object");
   json* cur = &doc;
   size_t pos = 0;
   while (pos <= path.size()) {
@@ -920,26 +949,14 @@ void apply_override(json& doc, const std::string& text, const std::string& origi
 
 Scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& base_dir,
                         const ScenarioOptions& opt) {
-  // Duplicate keys are legal JSON that nlohmann would silently resolve; reject them.
-  std::vector<std::set<std::string>> open;
   std::string duplicate;
-  auto cb = [&](int /*depth*/, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) open.emplace_back();
-    else if (ev == json::parse_event_t::object_end) open.pop_back();
-    else if (ev == json::parse_event_t::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second &&
-             duplicate.empty()) {
-      duplicate = parsed.get<std::string>();
-    }
-    return true;
-  };
   json j;
   try {
-    j = json::parse(text, cb);
+    j = parse_no_duplicates(text, duplicate);
   } catch (const json::parse_error& e) {
-    std::string msg = e.what();
-    const size_t close = msg.find("] ");
-    if (msg.rfind("[json.exception", 0) == 0 && close != std::string::npos) msg = msg.substr(close + 2);
-    throw ScenarioError(origin, "", "invalid JSON: " + msg);
+    throw ScenarioError(origin, "", "invalid JSON: " + json_message(e));
+  } catch (const json::out_of_range& e) {  // e.g. a number beyond a double
+    throw ScenarioError(origin, "", "invalid JSON: " + json_message(e));
   }
   if (!duplicate.empty()) throw ScenarioError(origin, duplicate, "key appears twice in the same object");
   for (const std::string& o : opt.overrides) apply_override(j, o, origin);

@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
   add_scenario_options(app, path, opt);
   app.add_option("--out", out,
                  "write DIR/flows.csv and DIR/summary.json (created with its parents; an existing "
-                 "DIR is replaced only if lossless_sim wrote it, else it must be empty)");
+                 "DIR is replaced only if lossless_sim wrote it, else it must be empty)")
+      ->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("an empty directory name") : std::string(); },
+                             "DIR"));
   app.add_flag("--quiet", quiet, "no progress bar and no table (errors still go to stderr)");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   std::optional<OutDir> dir;

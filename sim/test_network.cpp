@@ -525,6 +525,11 @@ TEST(Network, ConstructionErrorsNameTheKey) {
   const Scenario s = parse_scenario(big + R"(, "switch": {"pfc": {"enable": false}}})", "t.json", kDir);
   const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
   EXPECT_NO_THROW(Network(s, flows));
+  // The marker's limit, checked before the routing tables are built (a fabric this wide
+  // used to spend seconds and gigabytes on routing before the first switch refused it)
+  const std::string wide = R"({"duration": "1ms", "switch": {"pfc": {"enable": false}},
+      "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 8192}, )" + perm + "}";
+  expect_build_error(wide, "switch.marker.enable", "switch leaf0 has 8193 ports; the RED/ECN marker takes at most 8192");
 }
 
 // ------------------------------------------------------------------ determinism

@@ -95,6 +95,22 @@ TEST(Scenario, SyntaxAndStructureErrors) {
   expect_error("{\"seed\": 1,", "", "invalid JSON: parse error at line 1");
   expect_error("[1, 2]", "", "expected an object, got an array");
   expect_error(base(kLeafSpine, kPerm, ", \"seed\": 4"), "seed", "key appears twice");
+  expect_error(base(kLeafSpine, kPerm, ", \"name\": 1e400"), "", "invalid JSON: number overflow");
+  // --set values: a number beyond a double, and a duplicate key inside an object value
+  auto set_error = [](const std::string& set, const std::string& key, const std::string& needle) {
+    ScenarioOptions opt;
+    opt.overrides = {set};
+    try {
+      parse_scenario(base(kLeafSpine, kPerm), "t.json", kDir, opt);
+      ADD_FAILURE() << "accepted --set " << set;
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.key(), key) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  set_error("seed=1e400", "seed", "--set: number overflow");
+  set_error("workload={\"traffic\": [{\"pattern\": \"permutation\", \"size\": 1, \"size\": 2}]}", "workload",
+            "key \"size\" appears twice");
   expect_error(base(kLeafSpine, kPerm, ", \"sede\": 4"), "sede", "unknown key (allowed here: name, description, seed");
   expect_error("{\"duration\": \"1ms\", \"workload\": {\"traffic\": []}}", "topology", "missing (required)");
   expect_error("{\"topology\": " + kLeafSpine + ", \"workload\": {\"traffic\": [" + kPerm + "]}}", "duration",

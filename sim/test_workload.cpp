@@ -91,6 +91,9 @@ TEST(Cdf, BadFilesGiveOneClearError) {
   expect_error([] { Cdf::load(write_tmp("junk.cdf", "0 0\n100 half\n")); }, "junk.cdf:2: expected");
   expect_error([] { Cdf::load(write_tmp("empty.cdf", "# nothing\n\n")); }, "no points");
   expect_error([] { Cdf::load(write_tmp("over.cdf", "0 0\n100 1.5\n")); }, "over.cdf:2: cumulative fraction must be in [0, 1]");
+  // a size past what a double holds exactly (or past 2^64) is refused, not turned into 0 bytes
+  expect_error([] { Cdf::load(write_tmp("huge.cdf", "0 0\n18446744073709551616 1\n")); },
+               "huge.cdf:2: flow size must be below 2^53 bytes");
   // Comments and blank lines are fine.
   EXPECT_NO_THROW(Cdf::load(write_tmp("ok.cdf", "# size fraction\n0 0\n\n100 1 # end\n")));
 }

@@ -124,6 +124,9 @@ Cdf Cdf::load(const std::string& path) {
       fail(at, "expected \"flow_size_bytes cumulative_fraction\", got \"" + line + "\"");
     }
     if (p.bytes < 0) fail(at, "flow size must be >= 0");
+    // (a size is drawn as a double and rounded to whole bytes: above 2^53 that is no
+    // longer exact, and a size beyond 2^64 would not convert at all)
+    if (p.bytes >= 9007199254740992.0) fail(at, "flow size must be below 2^53 bytes");
     if (p.fraction < 0 || p.fraction > 1) fail(at, "cumulative fraction must be in [0, 1]");
     if (!points.empty() && p.bytes < points.back().bytes) fail(at, "flow sizes must be non-decreasing");
     if (!points.empty() && p.fraction < points.back().fraction) fail(at, "cumulative fractions must be non-decreasing");

@@ -11,6 +11,7 @@
 // ticks; --paper selects the paper's RP, explicit options override it).
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -70,6 +71,11 @@ int run(const Live& c, const std::vector<std::pair<uint64_t, unsigned>>& ev, uin
 // One CNP per line, "<time_us> [qp]"; blank lines and '#' comments are skipped. Anything
 // else is an error naming the line.
 bool read_cnps(const std::string& file, std::vector<std::pair<uint64_t, unsigned>>& ev) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    std::fprintf(stderr, "dcqcn_trace: error: %s is a directory, not a CNP file\n", file.c_str());
+    return false;
+  }
   std::ifstream f(file);
   if (!f) {
     std::fprintf(stderr, "dcqcn_trace: error: cannot read %s\n", file.c_str());
@@ -180,6 +186,17 @@ int main(int argc, char** argv) {
   if (grow) c.hai_grow = true;
   if (line > 1e4 || rmin > 1e4) {
     std::fprintf(stderr, "dcqcn_trace: error: --line and --rmin are Gb/s, at most 10000\n");
+    return 2;
+  }
+  // a value that passes the range check but rounds to 0 in the model's units (1 ns ticks,
+  // 1 b/s) would make a timer period of 0 (the trace would never end) or a zero rate
+  for (const auto& [opt, v] : {std::pair<const char*, uint64_t>{"--alpha", c.p_alpha}, {"--dec", c.p_dec}, {"--inc", c.p_inc}})
+    if (given(opt) && v == 0) {
+      std::fprintf(stderr, "dcqcn_trace: error: %s is below the 1 ns tick (at least 0.0005 us)\n", opt);
+      return 2;
+    }
+  if (given("--line") && c.line == 0) {
+    std::fprintf(stderr, "dcqcn_trace: error: --line rounds to 0 b/s (at least 1e-9 Gb/s)\n");
     return 2;
   }
   if (c.rmin > c.line) {

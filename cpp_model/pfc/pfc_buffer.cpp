@@ -177,6 +177,12 @@ std::string format(const Inputs& in, const Report& r) {
      << ", XON_OFFSET = " << 2 * in.mtu << ", alpha = beta / " << P << " = " << dec(r.alpha);
   if (r.alpha_shift) os << " -> ALPHA.ING = " << *r.alpha_shift << " (MODE.DYN = 1)\n";
   else os << " -> not a power of two in 2^-8..2^7: the RTL cannot represent it\n";
+  // the byte registers are CntW bits wide, CntW <= 30 in every configuration
+  const Q reg_max = mk((uint64_t{1} << 30) - 1);
+  for (const auto& [name, v] : {std::pair<const char*, Q>{"SHARED_SIZE", r.shared_size}, {"HDRM<p>", r.tflight},
+                                {"XOFF_STATIC", r.static_tpfc}})
+    if (less(reg_max, v))
+      os << "note            " << name << " is above 2^30 - 1 bytes: no PFC configuration holds it (CntW <= 30)\n";
   if (in.kmin || in.kmax || in.xoff) {
     const Q kmin = mk(in.kmin.value_or(0));
     const Q xoff = in.xoff ? mk(*in.xoff) : r.static_tpfc;

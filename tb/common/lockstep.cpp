@@ -27,6 +27,23 @@ Params parse_params(const std::string& s) {
   return p;
 }
 
+namespace {
+
+// A decimal unsigned number that fits 64 bits: no sign, no trailing text (CLI11 and
+// strtoull would take "-5" as 2^64 - 5 and "100junk" as 100).
+bool is_u64(const std::string& s) {
+  if (s.empty() || s.size() > 20) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return s.size() < 20 || s <= "18446744073709551615";
+}
+
+const CLI::Validator kU64(
+    [](std::string& s) { return is_u64(s) ? std::string() : "'" + s + "' is not an unsigned 64-bit decimal number"; },
+    "UINT");
+
+}  // namespace
+
 Options parse_args(int argc, char** argv, const std::string& block) {
   Options o;
   o.block = block;
@@ -35,16 +52,20 @@ Options parse_args(int argc, char** argv, const std::string& block) {
                "Exit codes: 0 pass, 2 usage, 3 mismatch, 4 coverage short, 5 stimulus rule broken.",
                "tb_" + block};
   app.add_option("--set", o.set, "parameter set to run (--list-sets shows them)");
-  app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str();
+  app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str()->check(kU64);
   app.add_option("--cycles", o.cycles, "cycles to compare (>= 10; LL_TB_CYCLES overrides)")
-      ->capture_default_str();
-  app.add_option("--bins", o.bins, "coverage bins file (each bin needs --min-hits hits)");
+      ->capture_default_str()
+      ->check(kU64);
+  app.add_option("--bins", o.bins, "coverage bins file (each bin needs --min-hits hits)")->check(CLI::ExistingFile);
   app.add_option("--out", o.out, "directory for reports and waveforms")->capture_default_str();
   app.add_flag("!--no-wave", o.wave, "on a mismatch, do not re-run with tracing to write a VCD");
-  app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)");
+  app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)")->check(kU64);
   app.add_option("--stop-after", o.stop_after,
-                 "end the run after this cycle, with the stimulus of the full --cycles run (set by the re-run)");
-  app.add_option("--min-hits", o.min_hits, "hits each coverage bin needs")->capture_default_str();
+                 "end the run after this cycle, with the stimulus of the full --cycles run (set by the re-run)")
+      ->check(kU64);
+  app.add_option("--min-hits", o.min_hits, "hits each coverage bin needs")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1000000000u));
   app.add_flag("--list-sets", o.list_sets, "print the parameter sets and exit");
   try {
     app.parse(argc, argv);
@@ -56,18 +77,11 @@ Options parse_args(int argc, char** argv, const std::string& block) {
   }
   // `make soak` runs every bench through CTest with LL_TB_CYCLES set (e.g. 10^8).
   if (const char* soak = std::getenv("LL_TB_CYCLES")) {
-    try {
-      o.cycles = std::stoull(soak, nullptr, 0);
-    } catch (const std::exception&) {
-      std::cerr << "tb_" << block << ": LL_TB_CYCLES='" << soak << "' is not a number\n";
+    if (!is_u64(soak)) {
+      std::cerr << "tb_" << block << ": LL_TB_CYCLES='" << soak << "' is not an unsigned 64-bit decimal number\n";
       std::exit(kUsage);
     }
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(o.out, ec);
-  if (ec) {
-    std::cerr << "tb_" << block << ": cannot create --out directory '" << o.out << "': " << ec.message() << "\n";
-    std::exit(kUsage);
+    o.cycles = std::stoull(soak);
   }
   if (o.set.empty() && !o.list_sets) {
     std::cerr << "tb_" << block << ": error: --set is required (see --help)\n";
@@ -122,9 +136,21 @@ bool Coverage::check(const std::string& file, const std::string& set, unsigned m
   return short_bins == 0 && unknown == 0;
 }
 
-void Coverage::write(const std::string& path) const {
+bool Coverage::write(const std::string& path) const {
   std::ofstream f(path);
   for (const auto& [name, n] : hits_) f << name << " " << n << "\n";
+  f.close();
+  return static_cast<bool>(f);
+}
+
+bool make_out_dir(const Options& o) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  if (ec) {
+    std::cerr << "tb_" << o.block << ": cannot create --out directory '" << o.out << "': " << ec.message() << "\n";
+    return false;
+  }
+  return true;
 }
 
 std::string hex(uint64_t v) {

@@ -52,6 +52,7 @@ struct Options {
   std::vector<std::string> argv; // for the re-run
 };
 Options parse_args(int argc, char** argv, const std::string& block);
+bool make_out_dir(const Options& o);  // creates --out (once the set is known); false: could not
 
 // The channel every DUT port is bound to: an sc_signal whose write() takes effect at once,
 // with no update request and no event. run_lockstep() does not run the SystemC scheduler
@@ -177,7 +178,7 @@ class Coverage {
   // Checks every bin of `file` that applies to `set` against min_hits; bins hit but not
   // listed are an error too (a renamed bin must not silently stop being checked).
   bool check(const std::string& file, const std::string& set, unsigned min_hits, std::ostream& os) const;
-  void write(const std::string& path) const;
+  bool write(const std::string& path) const;  // false: the file could not be written
 
  private:
   std::map<std::string, uint64_t> hits_;  // node addresses are stable: the cache points into it
@@ -204,6 +205,7 @@ template <class B>
 int run_lockstep(const Options& o, const Params& params) {
   using In = typename B::In;
   using Out = typename B::Out;
+  if (!make_out_dir(o)) return kUsage;
   const std::string seed_arg = "+verilator+seed+" + std::to_string(o.seed % 2147483647 + 1);
   const char* vargs[] = {"tb", "+verilator+rand+reset+2", seed_arg.c_str()};
   Verilated::commandArgs(3, vargs);
@@ -339,7 +341,11 @@ int run_lockstep(const Options& o, const Params& params) {
     std::cout << "  FAIL: inputs valid on fewer than 50% of live cycles\n";
     rc = kStimulus;
   }
-  cov.write(o.out + "/coverage_" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".txt");
+  const std::string cov_file = o.out + "/coverage_" + o.block + "_" + o.set + "_seed" + std::to_string(o.seed) + ".txt";
+  if (!cov.write(cov_file)) {
+    std::cout << "  FAIL: cannot write " << cov_file << "\n";
+    rc = rc ? rc : kUsage;
+  }
   if (!o.bins.empty() && !cov.check(o.bins, o.set, o.min_hits, std::cout)) rc = rc ? rc : kCoverage;
   std::cout << (rc == kPass ? "1 passed, 0 failed" : "0 passed, 1 failed") << "\n";
   return rc;
