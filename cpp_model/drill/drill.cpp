@@ -205,6 +205,7 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samp
     cp[j] = port[j];
     cv[j] = sv[j];
     t.samples_valid += sv[j];
+    if (sv[j]) t.sample_ports |= 1ull << port[j];
   }
   for (unsigned j = 0; j < M; ++j) {
     bool dup = false;
@@ -212,6 +213,7 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samp
     cp[D + j] = e.mem[j];
     const bool in_set = e.mem_v[j] && ((set >> e.mem[j]) & 1);
     cv[D + j] = in_set && !dup;
+    if (cv[D + j]) t.mem_ports |= 1ull << e.mem[j];
     if (e.mem_v[j]) {
       ++t.mem_valid;
       if (!((set >> e.mem[j]) & 1)) ++t.mem_outside;
@@ -263,6 +265,9 @@ Model::Q3 Model::decide(const Engine& e, uint32_t mode, uint64_t set, const Samp
   const bool d_flow = nz && mode == kModeFlow;
   const bool d_drill = nz && (mode == kModeDrill || (d_flow && !pinned));
   q.mem_upd = d_drill && M > 0;
+  if (q.mem_upd)
+    for (unsigned r = 0; r < M; ++r)
+      if (q.mem_v[r]) t.new_mem_ports |= 1ull << q.mem[r];
   q.flow_we = d_flow && !pinned;
   q.flow_data = (1ull << (tagw + paw)) | (static_cast<uint64_t>(tag) << paw) | win;
 
@@ -552,10 +557,13 @@ void Model::tick(const Inputs& in) {
   // ---- occupancy view and its delay line
   const Upd last = cfg_.OccLag == 1 ? Upd{in.occ_we, in.occ_port & static_cast<uint32_t>(low_mask(paw)), in.occ_value}
                                      : lag_[cfg_.OccLag - 1];
+  view_changed_ = -1;
   if (rst) {
     std::fill(view_.begin(), view_.end(), 0);
   } else if (last.we && last.port < cfg_.Ports) {
-    view_[last.port] = last.value & static_cast<uint32_t>(low_mask(cfg_.OccW));
+    const uint32_t v = last.value & static_cast<uint32_t>(low_mask(cfg_.OccW));
+    if (view_[last.port] != v) view_changed_ = static_cast<int>(last.port);
+    view_[last.port] = v;
   }
   for (unsigned s = cfg_.OccLag; s-- > 1;) {
     const Upd prev = (s == 1) ? Upd{in.occ_we, in.occ_port & static_cast<uint32_t>(low_mask(paw)), in.occ_value}

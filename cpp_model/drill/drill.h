@@ -110,6 +110,10 @@ struct Trace {
   bool grp_used = false;       // the candidate set came from the component stage
   bool grp_empty = false;      // ... and the group / component gave no set
   unsigned grp_slot = 0;       // ... slot chosen by the weighted hash
+  // ports, as bit masks (for coverage of the occupancy reads' coincidences)
+  uint64_t sample_ports = 0;   // the valid samples'
+  uint64_t mem_ports = 0;      // the memory entries that were candidates
+  uint64_t new_mem_ports = 0;  // the memory written by this decision (0: not written)
 };
 
 // One group row: 4 slots of (weight, component index).
@@ -168,6 +172,8 @@ class Model {
   std::vector<int> memory(unsigned engine) const;  // valid memory entries in slot order
   unsigned rr_state(unsigned engine) const { return eng_.at(engine).rr; }
   const Trace& last(unsigned engine) const { return eng_.at(engine).trace; }
+  // the port whose view value the last tick changed (at its closing edge), or -1
+  int view_changed() const { return view_changed_; }
 
  private:
   // Saturating add-k counter (twin of rtl/drill/drill_sat_acc.sv).
@@ -274,6 +280,7 @@ class Model {
   uint32_t stage_mode_ = 3, mode_ = 3;
   uint32_t stage_mask_lo_ = 0, stage_mask_hi_ = 0, stage_gw_ = 0, stage_gc_ = 0;
   std::vector<uint32_t> view_;
+  int view_changed_ = -1;
   struct Upd {
     bool we = false;
     uint32_t port = 0, value = 0;

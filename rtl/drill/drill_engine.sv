@@ -12,9 +12,11 @@
 //        registered)
 //   Q1 : ranks of the d samples in S (uniform, without replacement), or the ECMP /
 //        round-robin rank; round-robin state update
-//   Q2 : rank -> port (k-th set bit); flow-table RAM read (per-flow mode)
-//   Q3 : occupancy of samples and memory from the shared view, minimum with the
-//        documented tie-break, memory update, flow-table pin/repin, output register
+//   Q2 : rank -> port (k-th set bit); the samples' occupancies from the view of the
+//        next cycle (the one Q3 decides in), registered; flow-table RAM read
+//   Q3 : minimum over the samples and the memory entries (whose occupancies follow the
+//        view in registers of their own) with the documented tie-break, memory update,
+//        flow-table pin/repin, output register
 // The memory (m port ids) and the round-robin counter are each read and written in
 // a single stage, so back-to-back packets of one engine always see each other's
 // updates; the flow table (RAM, read in Q2, written in Q3) forwards the last write.
@@ -59,8 +61,16 @@ module drill_engine #(
   input  wire logic [Ports-1:0]        in_mask_i,    // candidate set when !in_grp_en_i
   input  wire logic                    in_grp_en_i,  // candidate set from the group table
   input  wire logic [GrpAw-1:0]        in_grp_i,
-  // shared occupancy view, port p at [p*OccW +: OccW]
+  // shared occupancy view, port p at [p*OccW +: OccW]: this cycle's (occ_view_i, read in
+  // Q3 above 16 ports), the next cycle's (occ_next_i, read in Q2 up to 16 ports), and the
+  // one change the view takes at this clock edge (occ_rst_i: every port to 0; occ_we_i:
+  // port occ_port_i to occ_val_i)
   input  wire logic [Ports*OccW-1:0]   occ_view_i,
+  input  wire logic [Ports*OccW-1:0]   occ_next_i,
+  input  wire logic                    occ_rst_i,
+  input  wire logic                    occ_we_i,
+  input  wire logic [PortAw-1:0]       occ_port_i,
+  input  wire logic [OccW-1:0]         occ_val_i,
   // table writes (commits from the register block)
   input  wire logic                    grp_we_i,
   input  wire logic [7:0]              grp_waddr_i,
@@ -299,6 +309,25 @@ module drill_engine #(
     );
   end
 
+  // ECMP operand (formed in Q0): the flow hash bit-reversed (decorrelated from the component
+  // choice, which uses the top hash bits), left-aligned to RandB bits
+  logic [HashW-1:0] hash_rev;
+  logic [RandB-1:0] ecmp_op;
+  always_comb begin
+    for (int i = 0; i < HashW; i++) hash_rev[i] = s0_hash[HashW-1-i];
+  end
+  if (HashW >= RandB) begin : g_ecmp_trunc
+    assign ecmp_op = hash_rev[HashW-1 -: RandB];
+  end else begin : g_ecmp_pad
+    assign ecmp_op = {hash_rev, {(RandB - HashW){1'b0}}};
+  end
+  // the draw, sample 0's field replaced by the ECMP operand in ECMP mode
+  logic [D*RandB-1:0] s0_draw;
+  always_comb begin
+    s0_draw = rnd[RndW*64-1 -: D*RandB];
+    if (s0_mode == ModeEcmp) s0_draw[D*RandB-1 -: RandB] = ecmp_op;
+  end
+
   logic                   r1_valid_q;
   logic [2:0]             r1_mode_q;
   logic [HashW-1:0]       r1_hash_q;
@@ -314,25 +343,18 @@ module drill_engine #(
     r1_hash_q <= s0_hash;
     r1_set_q  <= s0_set;
     r1_cum_q  <= s0_cum;
-    r1_rnd_q  <= rnd[RndW*64-1 -: D*RandB];
+    r1_rnd_q  <= s0_draw;
+  end
+  // the rank scale of sample j, |S| - j, formed in Q0
+  logic [D*CntB-1:0] r1_n_q;
+  always_ff @(posedge clk_i) begin
+    for (int j = 0; j < D; j++) r1_n_q[j*CntB +: CntB] <= s0_cum[NB*CntB +: CntB] - CntB'(j);
   end
 
   // ---------------------------------------------------------------- Q1: ranks
   logic [CntB-1:0] r1_cnt;
   assign r1_cnt = r1_cum_q[NB*CntB +: CntB];
 
-  // ECMP operand: the flow hash bit-reversed (decorrelated from the component
-  // choice, which uses the top hash bits), left-aligned to RandB bits
-  logic [HashW-1:0] hash_rev;
-  logic [RandB-1:0] ecmp_op;
-  always_comb begin
-    for (int i = 0; i < HashW; i++) hash_rev[i] = r1_hash_q[HashW-1-i];
-  end
-  if (HashW >= RandB) begin : g_ecmp_trunc
-    assign ecmp_op = hash_rev[HashW-1 -: RandB];
-  end else begin : g_ecmp_pad
-    assign ecmp_op = {hash_rev, {(RandB - HashW){1'b0}}};
-  end
 
   logic [CntB-1:0]   rr_q, rr_d, rr_k;
   logic              rr_upd;
@@ -352,8 +374,7 @@ module drill_engine #(
     q1_k   = '0;
     for (int j = 0; j < D; j++) begin
       op   = r1_rnd_q[D*RandB-1 - j*RandB -: RandB];
-      if (j == 0 && r1_mode_q == ModeEcmp) op = ecmp_op;
-      n    = r1_cnt - CntB'(j);
+      n    = r1_n_q[j*CntB +: CntB];
       prod = (RandB + CntB)'(op) * (RandB + CntB)'(n);
       kk   = prod[RandB +: CntB];
       if (j == 0 && r1_mode_q == ModeRr) kk = rr_k;
@@ -406,14 +427,62 @@ module drill_engine #(
   logic [D-1:0]        q2_sv;
   assign r2_cnt = r2_cum_q[NB*CntB +: CntB];
 
-  for (genvar j = 0; j < D; j++) begin : g_kth
-    drill_kth #(.Ports(Ports)) u_kth (
-      .set_i  (r2_set_q),
-      .cum_i  (r2_cum_q[NB*CntB-1:0]),
-      .k_i    (r2_k_q[j*CntB +: CntB]),
-      .port_o (q2_port[j*PortAw +: PortAw])
-    );
+  for (genvar j = 0; j < D; j++) begin : g_sv
     assign q2_sv[j] = (32'(r2_cnt) > j);
+  end
+
+  // Two forms of rank -> port and of the samples' occupancy reads (the same results):
+  // - up to 16 ports (OhKth), one-hot: port p is sample j's iff p is in the set and
+  //   pc[p], the set bits below p (formed in Q1, registered), equals k_j; the same one-hot
+  //   selects the sample's occupancy from the view of the next cycle (occ_next_i), which is
+  //   registered with the port, so Q3 starts from registers;
+  // - above 16 ports, drill_kth (byte prefix counts, a log-depth descent in the byte) and
+  //   the occupancy read in Q3 from the current view (occ_view_i): a 48:1 multiplexer
+  //   behind the descent would lengthen Q2 more than it shortens Q3.
+  localparam bit OhKth = (Ports <= 16);
+  logic [OccW-1:0] r3_occ_q [D];   // OhKth: the samples' occupancies in Q3's view
+  if (OhKth) begin : g_oh
+    logic [CntB-1:0] pc1 [Ports];
+    logic [CntB-1:0] r2_pc_q [Ports];
+    logic [OccW-1:0] q2_occ [D];
+    always_comb begin
+      for (int p = 0; p < Ports; p++) begin
+        logic [CntB-1:0] in_b;
+        in_b = '0;
+        for (int q = 0; q < 8; q++) begin
+          if (q < p % 8) in_b = in_b + CntB'(r1_set_q[(p / 8) * 8 + q]);
+        end
+        pc1[p] = r1_cum_q[(p / 8) * CntB +: CntB] + in_b;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      for (int p = 0; p < Ports; p++) r2_pc_q[p] <= pc1[p];
+    end
+    always_comb begin
+      for (int j = 0; j < D; j++) begin
+        q2_port[j*PortAw +: PortAw] = '0;
+        q2_occ[j] = '0;
+        for (int p = 0; p < Ports; p++) begin
+          if (r2_set_q[p] && r2_pc_q[p] == r2_k_q[j*CntB +: CntB]) begin
+            q2_port[j*PortAw +: PortAw] = q2_port[j*PortAw +: PortAw] | PortAw'(p);
+            q2_occ[j] = q2_occ[j] | occ_next_i[p*OccW +: OccW];
+          end
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      for (int j = 0; j < D; j++) r3_occ_q[j] <= q2_occ[j];
+    end
+  end else begin : g_byte
+    for (genvar j = 0; j < D; j++) begin : g_kth
+      drill_kth #(.Ports(Ports)) u_kth (
+        .set_i  (r2_set_q),
+        .cum_i  (r2_cum_q[NB*CntB-1:0]),
+        .k_i    (r2_k_q[j*CntB +: CntB]),
+        .port_o (q2_port[j*PortAw +: PortAw])
+      );
+      assign r3_occ_q[j] = '0;
+    end
   end
 
   // flow table: {valid, tag, port}, read in Q2, written in Q3
@@ -454,12 +523,9 @@ module drill_engine #(
   end
 
   // ---------------------------------------------------------------- Q3: decision
-  logic [OccW-1:0] occ [Ports];
-  for (genvar p = 0; p < Ports; p++) begin : g_occ
-    assign occ[p] = occ_view_i[p*OccW +: OccW];
-  end
-
   logic [PortAw-1:0] mem_q   [MM];
+  logic [OccW-1:0]   mem_occ_q [MM];   // OhKth: occupancy of port mem_q[r] in this cycle's view
+  logic [MM*OccW-1:0] mem_occ_d;
   logic [MM-1:0]     mem_v_q;
   logic [MM*PortAw-1:0] mem_d;
   logic [MM-1:0]     mem_v_d;
@@ -486,8 +552,30 @@ module drill_engine #(
       cand_v[D+j] = mem_v_q[j] && r3_set_q[mem_q[j]] && !dup;
     end
   end
-  for (genvar i = 0; i < K; i++) begin : g_cocc
-    assign cand_occ[i*OccW +: OccW] = occ[cand_port[i*PortAw +: PortAw]];
+  logic [OccW-1:0] occ [Ports];   // the current view (read here above 16 ports)
+  for (genvar p = 0; p < Ports; p++) begin : g_occ
+    assign occ[p] = occ_view_i[p*OccW +: OccW];
+  end
+  for (genvar j = 0; j < D; j++) begin : g_cocc_s
+    if (OhKth) begin : g_reg
+      assign cand_occ[j*OccW +: OccW] = r3_occ_q[j];
+    end else begin : g_view
+      assign cand_occ[j*OccW +: OccW] = occ[cand_port[j*PortAw +: PortAw]];
+    end
+  end
+  for (genvar j = 0; j < M; j++) begin : g_cocc_m
+    if (OhKth) begin : g_reg
+      assign cand_occ[(D+j)*OccW +: OccW] = mem_occ_q[j];
+    end else begin : g_view
+      assign cand_occ[(D+j)*OccW +: OccW] = occ[mem_q[j]];
+    end
+  end
+  // each candidate's occupancy in the next cycle's view (for a new memory entry)
+  logic [K*OccW-1:0] cand_occ_nx;
+  for (genvar i = 0; i < K; i++) begin : g_cocc_nx
+    assign cand_occ_nx[i*OccW +: OccW] =
+        occ_rst_i ? '0 :
+        (occ_we_i && occ_port_i == cand_port[i*PortAw +: PortAw]) ? occ_val_i : cand_occ[i*OccW +: OccW];
   end
 
   // rank[i] = number of candidates that beat candidate i. Candidate i beats j (i < j)
@@ -527,10 +615,12 @@ module drill_engine #(
     // new memory: slot r takes the candidate of rank r (the m least loaded)
     for (int r = 0; r < MM; r++) begin
       mem_d[r*PortAw +: PortAw] = '0;
+      mem_occ_d[r*OccW +: OccW] = '0;
       mem_v_d[r] = 1'b0;
       for (int i = 0; i < K; i++) begin
         if (cand_v[i] && ((r == 0) ? top[i] : (rank[i*RkW +: RkW] == RkW'(r)))) begin
           mem_d[r*PortAw +: PortAw] = mem_d[r*PortAw +: PortAw] | cand_port[i*PortAw +: PortAw];
+          mem_occ_d[r*OccW +: OccW] = mem_occ_d[r*OccW +: OccW] | cand_occ_nx[i*OccW +: OccW];
           mem_v_d[r] = 1'b1;
         end
       end
@@ -541,12 +631,21 @@ module drill_engine #(
   logic              fwd_v_q;
   logic [FlowAw-1:0] fwd_idx_q;
   logic [FlowW-1:0]  fwd_data_q;
-  logic [FlowW-1:0]  fent;
   logic              pinned;
   logic [PortAw-1:0] pin_port;
-  assign fent     = (fwd_v_q && fwd_idx_q == r3_fidx_q) ? fwd_data_q : flow_rd;
-  assign pin_port = fent[PortAw-1:0];
-  assign pinned   = fent[FlowW-1] && (fent[PortAw +: TagW] == r3_tag_q) && r3_set_q[pin_port];
+  logic              fwd_hit;
+  logic [1:0]        pin_by;   // whether the RAM's entry (0) / the forwarded one (1) pins the flow
+  assign fwd_hit  = fwd_v_q && fwd_idx_q == r3_fidx_q;
+  assign pin_port = fwd_hit ? fwd_data_q[PortAw-1:0] : flow_rd[PortAw-1:0];
+  // both entries are tested beside the forwarding select, which then picks one result
+  always_comb begin
+    logic [FlowW-1:0] e;
+    for (int k = 0; k < 2; k++) begin
+      e         = (k == 1) ? fwd_data_q : flow_rd;
+      pin_by[k] = e[FlowW-1] && (e[PortAw +: TagW] == r3_tag_q) && r3_set_q[e[PortAw-1:0]];
+    end
+  end
+  assign pinned   = fwd_hit ? pin_by[1] : pin_by[0];
 
   logic              d_flow;
   logic              d_drill;
@@ -576,6 +675,17 @@ module drill_engine #(
     end
     always_ff @(posedge clk_i) begin
       if (mem_upd) mem_q[r] <= mem_d[r*PortAw +: PortAw];
+    end
+    // up to 16 ports the entry's occupancy is a register that follows the view: a new
+    // entry takes its candidate's next value, a kept one the update of its port
+    if (OhKth) begin : g_track
+      always_ff @(posedge clk_i) begin
+        if (occ_rst_i)                                    mem_occ_q[r] <= '0;
+        else if (mem_upd)                                 mem_occ_q[r] <= mem_occ_d[r*OccW +: OccW];
+        else if (occ_we_i && occ_port_i == mem_q[r])      mem_occ_q[r] <= occ_val_i;
+      end
+    end else begin : g_no_occ
+      assign mem_occ_q[r] = '0;
     end
   end
 

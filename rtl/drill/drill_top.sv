@@ -206,16 +206,22 @@ module drill_top #(
     end
   end
 
-  logic [Ports*OccW-1:0] view_q;
+  // view_d is the view of the next cycle; the engines register the occupancies they will
+  // compare from it one stage ahead (and follow the update into their memory entries)
+  logic [Ports*OccW-1:0] view_q, view_d;
+  logic                  vupd_we;
   for (genvar p = 0; p < Ports; p++) begin : g_view
-    always_ff @(posedge clk_i) begin
+    always_comb begin
+      view_d[p*OccW +: OccW] = view_q[p*OccW +: OccW];
       if (!rst_ni) begin
-        view_q[p*OccW +: OccW] <= '0;
+        view_d[p*OccW +: OccW] = '0;
       end else if (upd_we[OccLag-1] && (32'(upd_port[OccLag-1]) == p)) begin
-        view_q[p*OccW +: OccW] <= upd_val[OccLag-1];
+        view_d[p*OccW +: OccW] = upd_val[OccLag-1];
       end
     end
   end
+  always_ff @(posedge clk_i) view_q <= view_d;
+  assign vupd_we = rst_ni && upd_we[OccLag-1];
 
   // ---------------------------------------------------------------- engines
   logic [MaxE-1:0]        in_valid, in_grp_en;
@@ -260,6 +266,11 @@ module drill_top #(
         .in_grp_en_i  (in_grp_en[e]),
         .in_grp_i     (in_grp[e]),
         .occ_view_i   (view_q),
+        .occ_next_i   (view_d),
+        .occ_rst_i    (!rst_ni),
+        .occ_we_i     (vupd_we),
+        .occ_port_i   (upd_port[OccLag-1]),
+        .occ_val_i    (upd_val[OccLag-1]),
         .grp_we_i     (grp_commit),
         .grp_waddr_i  (cfg_wdata_i[7:0]),
         .grp_wdata_i  ({stage_gc_q, stage_gcum}),

@@ -140,6 +140,7 @@ class DrillBench {
     }
     model_.tick(in);
     if (in.rst_n) cover_decisions(in);
+    view_changed_before_ = in.rst_n ? model_.view_changed() : -1;
   }
 
   // ---- stimulus for the next cycle
@@ -520,6 +521,17 @@ class DrillBench {
       if (t.flow_fwd) cov_.hit("flow_forwarded");
       // an occupancy update of the decided port in the decision cycle (not yet visible)
       if (in.occ_we && in.occ_port == t.port && cfg_.OccLag == 1) cov_.hit("occ_update_at_decision");
+      // the view changed at the edge just before the decision, on a sample's port (up to 16
+      // ports the RTL reads it one stage ahead, from the next cycle's view) or on a memory
+      // entry's (whose occupancy the RTL keeps in a register that follows the updates); and
+      // at the edge just after it, on a port this decision puts into the memory
+      if (view_changed_before_ >= 0) {
+        const uint64_t b = 1ull << view_changed_before_;
+        if (t.sample_ports & b) cov_.hit("occ_change_on_sample_before_decision");
+        if (t.mem_ports & b) cov_.hit("occ_change_on_memory_before_decision");
+      }
+      if (model_.view_changed() >= 0 && (t.new_mem_ports >> model_.view_changed()) & 1)
+        cov_.hit("occ_change_on_new_memory_entry");
     }
   }
 
@@ -539,6 +551,7 @@ class DrillBench {
   ll::tb::Wire<PortT<decltype(std::declval<Dut>().occ_value_i)>> occ_value_;
 
   uint32_t omax_ = 0;
+  int view_changed_before_ = -1;   // the port whose view value changed at the last edge
   uint64_t pmask_ = 0, fixed_mask_ = 0xFFFFFFFFFFFFFFFFull;
   std::vector<uint32_t> flows_;
   std::deque<CfgOp> ops_;
