@@ -172,7 +172,8 @@ class Model {
   std::vector<int> memory(unsigned engine) const;  // valid memory entries in slot order
   unsigned rr_state(unsigned engine) const { return eng_.at(engine).rr; }
   const Trace& last(unsigned engine) const { return eng_.at(engine).trace; }
-  // the port whose view value the last tick changed (at its closing edge), or -1
+  // the port whose view value an update changed at the last tick's closing edge; -1 if no
+  // update changed one (a reset, which clears every port, counts as none)
   int view_changed() const { return view_changed_; }
 
  private:
