@@ -515,10 +515,9 @@ def main():
                     skipped.append((b, c))
                     continue
                 jobs.append((b, c))
-        known = {c["name"] for b in a.block or blocks for c in synth.load_configs(b)["configs"]}
-        unknown = [c for c in a.config or [] if c not in known]
-        if unknown:
-            die(f"no configuration {', '.join(repr(c) for c in unknown)} in {', '.join(a.block or blocks)}")
+        bad = synth.unknown_configs(a.block or blocks, a.config)
+        if bad:
+            die(bad)
         if not jobs:
             die("no configuration selected")
     rows, failed, errors = [], 0, []   # errors: configurations whose synthesis or proof did not finish

@@ -1383,6 +1383,16 @@ def expected_seconds(block, name):
         return 0.0
 
 
+def unknown_configs(blocks, configs):
+    """The error for --config names that are no configuration of the chosen blocks (a typo,
+    not a filter), or None."""
+    known = {c["name"] for b in blocks for c in load_configs(b)["configs"]}
+    unknown = [c for c in configs or [] if c not in known]
+    if not unknown:
+        return None
+    return f"no configuration {', '.join(repr(c) for c in unknown)} in {', '.join(blocks)} (synth/<block>/configs.json)"
+
+
 def select(blocks, configs, smoke):
     """The configurations to run: [(block, configs.json, config)] in configs.json order."""
     all_blocks = sorted(os.path.basename(os.path.dirname(p))
@@ -1399,12 +1409,9 @@ def select(blocks, configs, smoke):
             if configs and c["name"] not in configs:
                 continue
             jobs.append((b, spec, c))
-    # a --config that names no configuration of the chosen blocks is a typo, not a filter
-    known = {c["name"] for b in blocks or all_blocks for c in load_configs(b)["configs"]}
-    unknown = [c for c in configs or [] if c not in known]
-    if unknown:
-        die(f"no configuration {', '.join(repr(c) for c in unknown)} in "
-            f"{', '.join(blocks or all_blocks)} (synth/<block>/configs.json)")
+    bad = unknown_configs(blocks or all_blocks, configs)
+    if bad:
+        die(bad)
     if not jobs:
         die("no configuration selected")
     return jobs

@@ -74,10 +74,7 @@ void Network::build_switch(NodeId n) {
   // when PFC is on (lossless mask = the data priority).
   const PfcCfg& pc = cfg_.sw.pfc;
   if (P > 64) {
-    if (pc.enable) {
-      config_error(s_, "switch.pfc.enable", "switch " + node.name + " has " + std::to_string(P) +
-                                                " ports; the PFC block takes 2..64 (turn PFC off for this fabric)");
-    }
+    // (PFC on with more than 64 ports was refused before routing: within_block_limits)
     if (cfg_.cosim.wants(n, "pfc")) {
       config_error(s_, "cosim." + node.name, "switch " + node.name + " has " + std::to_string(P) +
                                                  " ports and so no PFC block (it takes 2..64) to run as RTL");
