@@ -10,15 +10,21 @@
 
 namespace ll::cli {
 
-// A count (ports, priorities, bytes of an MTU): digits only. CLI11's own conversion
-// wraps "-3" into a huge unsigned value and its range checks print doubles; this names
-// the problem instead.
+// A count: decimal digits only, at most 2^64 - 1 (no sign, no unit, no trailing text).
+inline bool is_count(const std::string& s) {
+  if (s.empty() || s.size() > 20) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return s.size() < 20 || s <= "18446744073709551615";  // same length: compares as numbers
+}
+
+// A count (ports, priorities, bytes of an MTU, cycles, seeds): is_count. CLI11's own
+// conversion wraps "-3" into a huge unsigned value and its range checks print doubles;
+// this names the problem instead.
 inline const CLI::Validator Count(
     [](std::string& s) -> std::string {
       if (s.empty()) return "a count must not be empty";
-      for (char c : s)
-        if (!std::isdigit(static_cast<unsigned char>(c)))
-          return "'" + s + "' is not a count (a whole number, no sign or unit)";
+      if (!is_count(s)) return "'" + s + "' is not a count (a whole number up to 2^64 - 1, no sign or unit)";
       return "";
     },
     "COUNT");

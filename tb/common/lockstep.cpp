@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/ll_cli.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,23 +29,6 @@ Params parse_params(const std::string& s) {
   return p;
 }
 
-namespace {
-
-// A decimal unsigned number that fits 64 bits: no sign, no trailing text (CLI11 and
-// strtoull would take "-5" as 2^64 - 5 and "100junk" as 100).
-bool is_u64(const std::string& s) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return s.size() < 20 || s <= "18446744073709551615";
-}
-
-const CLI::Validator kU64(
-    [](std::string& s) { return is_u64(s) ? std::string() : "'" + s + "' is not an unsigned 64-bit decimal number"; },
-    "UINT");
-
-}  // namespace
-
 Options parse_args(int argc, char** argv, const std::string& block) {
   Options o;
   o.block = block;
@@ -52,17 +37,17 @@ Options parse_args(int argc, char** argv, const std::string& block) {
                "Exit codes: 0 pass, 2 usage, 3 mismatch, 4 coverage short, 5 stimulus rule broken.",
                "tb_" + block};
   app.add_option("--set", o.set, "parameter set to run (--list-sets shows them)");
-  app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str()->check(kU64);
+  app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str()->check(ll::cli::Count);
   app.add_option("--cycles", o.cycles, "cycles to compare (>= 10; LL_TB_CYCLES overrides)")
       ->capture_default_str()
-      ->check(kU64);
+      ->check(ll::cli::Count);
   app.add_option("--bins", o.bins, "coverage bins file (each bin needs --min-hits hits)")->check(CLI::ExistingFile);
   app.add_option("--out", o.out, "directory for reports and waveforms")->capture_default_str();
   app.add_flag("!--no-wave", o.wave, "on a mismatch, do not re-run with tracing to write a VCD");
-  app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)")->check(kU64);
+  app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)")->check(ll::cli::Count);
   app.add_option("--stop-after", o.stop_after,
                  "end the run after this cycle, with the stimulus of the full --cycles run (set by the re-run)")
-      ->check(kU64);
+      ->check(ll::cli::Count);
   app.add_option("--min-hits", o.min_hits, "hits each coverage bin needs")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1000000000u));
@@ -77,8 +62,8 @@ Options parse_args(int argc, char** argv, const std::string& block) {
   }
   // `make soak` runs every bench through CTest with LL_TB_CYCLES set (e.g. 10^8).
   if (const char* soak = std::getenv("LL_TB_CYCLES")) {
-    if (!is_u64(soak)) {
-      std::cerr << "tb_" << block << ": LL_TB_CYCLES='" << soak << "' is not an unsigned 64-bit decimal number\n";
+    if (!ll::cli::is_count(soak)) {
+      std::cerr << "tb_" << block << ": LL_TB_CYCLES='" << soak << "' is not a count (a whole number up to 2^64 - 1)\n";
       std::exit(kUsage);
     }
     o.cycles = std::stoull(soak);
