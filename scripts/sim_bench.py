@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make bench: speed and memory of the fabric simulator (issue goals in brackets).
+"""make bench: speed and memory of the fabric simulator (goals in brackets).
 
 1. Standard scenario sim/scenarios/bench_leaf_spine_256.json (256 hosts, 16 leaves x 16
    hosts, 16 spines, 10G, 1.5 KB MTU, 2 MB permutation + web search at 50% load):

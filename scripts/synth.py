@@ -92,7 +92,7 @@ ABC_TARGET_PS = 4000
 # with) runs the choice computation and delay-driven mapping without dc2. "area" adds dc2,
 # which rewrites the Brent-Kung carry tree of Yosys' $lcu into a ripple chain (a registered
 # 48-bit add: 5.00 ns in STA with dc2, 2.07 ns without, +4.5% area); the baselines used it
-# until issue 17's re-measurement (--abc-recipe area: an experiment, see docs/synthesis.md).
+# until the area and timing targets' re-measurement (--abc-recipe area: an experiment, see docs/synthesis.md).
 _TIMING_RECIPE = "strash\nifraig\nscorr\nstrash\n&get -n\n&dch -f\n&nf {D}\n&put\nbuffer\nupsize {D}\ndnsize {D}\nstime -p\n"
 ABC_RECIPES = {
     "timing": _TIMING_RECIPE,
@@ -943,7 +943,7 @@ write_verilog -noattr {work}/sta_netlist.v
             fm = rep.get("fmax", {})
             clk = next((v for k, v in fm.items() if "clk" in k), None)
             r["ice40_fmax_mhz"] = round(clk["achieved"], 1) if clk else None
-            # the issue-17 targets judge iCE40 on the median of seeds 1-3 ("ice40_seeds" in
+            # the area and timing targets judge iCE40 on the median of seeds 1-3 ("ice40_seeds" in
             # configs.json); seed 1 stays the budgeted figure
             seeds = [int(x) for x in cfg.get("ice40_seeds", [1])]
             per_seed = {1: r["ice40_fmax_mhz"]}
@@ -1174,7 +1174,7 @@ def table(results):
 
 
 # ---------------------------------------------------------------------------------------
-# Issue-17 targets: synth/targets.json, README table between the synth-targets markers
+# Area and timing targets: synth/targets.json, README table between the synth-targets markers
 
 TARGETS = os.path.join(ROOT, "synth", "targets.json")
 
@@ -1217,7 +1217,7 @@ def targets_table(reports):
     if not os.path.exists(TARGETS):
         return None
     spec = json.load(open(TARGETS))
-    rows = ["| target (issue 17) | issue's figure | before (branch start) | now (`make synth`) | worst configuration now | target | met |",
+    rows = ["| target | figure when set | before (branch start) | now (`make synth`) | worst configuration now | target | met |",
             "| --- | ---: | ---: | ---: | --- | ---: | :---: |"]
     for t in spec["targets"]:
         v, where = target_value(t, reports)
