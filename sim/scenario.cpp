@@ -872,15 +872,46 @@ void parse_cosim(const json& top, const std::string& file, CosimCfg& c, const To
 }
 
 // JSON with duplicate keys refused (legal JSON that nlohmann would silently resolve to
-// the last one): `duplicate` names the first repeated key ("" if none).
+// the last one): `duplicate` names the first repeated key by its path in the document
+// ("topology.spines", "workload.traffic[1].size"; "" if none).
 json parse_no_duplicates(const std::string& text, std::string& duplicate) {
-  std::vector<std::set<std::string>> open;
+  struct Frame {
+    bool array = false;
+    std::set<std::string> keys;  // an object's keys so far
+    std::string key;             // an object's current key
+    size_t index = 0;            // an array's current element
+  };
+  std::vector<Frame> open;
+  auto path_to = [&](const std::string& key) {
+    std::string p;
+    for (const Frame& f : open) {
+      if (&f == &open.back()) break;
+      if (f.array) p += "[" + std::to_string(f.index) + "]";
+      else p += (p.empty() ? "" : ".") + f.key;
+    }
+    return p + (p.empty() ? "" : ".") + key;
+  };
+  auto element_done = [&] {
+    if (!open.empty() && open.back().array) ++open.back().index;
+  };
   auto cb = [&](int /*depth*/, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) open.emplace_back();
-    else if (ev == json::parse_event_t::object_end) open.pop_back();
-    else if (ev == json::parse_event_t::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second &&
-             duplicate.empty()) {
-      duplicate = parsed.get<std::string>();
+    switch (ev) {
+      case json::parse_event_t::object_start: open.push_back(Frame{}); break;
+      case json::parse_event_t::array_start: open.push_back(Frame{true, {}, {}, 0}); break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        open.pop_back();
+        element_done();
+        break;
+      case json::parse_event_t::value: element_done(); break;
+      case json::parse_event_t::key: {
+        const std::string k = parsed.get<std::string>();
+        if (!open.empty() && !open.back().array) {
+          if (!open.back().keys.insert(k).second && duplicate.empty()) duplicate = path_to(k);
+          open.back().key = k;
+        }
+        break;
+      }
     }
     return true;
   };
@@ -910,7 +941,10 @@ void apply_override(json& doc, const std::string& text, const std::string& origi
   } catch (const json::out_of_range& e) {
     throw ScenarioError(origin, path, "--set: " + json_message(e));
   }
-  if (!duplicate.empty()) throw ScenarioError(origin, path, "--set: key \"" + duplicate + "\" appears twice in the same object");
+  if (!duplicate.empty()) {
+    throw ScenarioError(origin, path + (duplicate[0] == '[' ? "" : ".") + duplicate,
+                        "--set: key appears twice in the same object");
+  }
   json* cur = &doc;
   size_t pos = 0;
   while (pos <= path.size()) {

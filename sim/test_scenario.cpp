@@ -109,8 +109,11 @@ TEST(Scenario, SyntaxAndStructureErrors) {
     }
   };
   set_error("seed=1e400", "seed", "--set: number overflow");
-  set_error("workload={\"traffic\": [{\"pattern\": \"permutation\", \"size\": 1, \"size\": 2}]}", "workload",
-            "key \"size\" appears twice");
+  set_error("workload={\"traffic\": [{\"pattern\": \"permutation\", \"size\": 1, \"size\": 2}]}",
+            "workload.traffic[0].size", "--set: key appears twice");
+  // a repeated key is named by its path: nested objects and array elements
+  expect_error(base(kLeafSpine, kPerm + ", {\"pattern\": \"incast\", \"load\": 1, \"load\": 2}"),
+               "workload.traffic[1].load", "key appears twice");
   expect_error(base(kLeafSpine, kPerm, ", \"sede\": 4"), "sede", "unknown key (allowed here: name, description, seed");
   expect_error("{\"duration\": \"1ms\", \"workload\": {\"traffic\": []}}", "topology", "missing (required)");
   expect_error("{\"topology\": " + kLeafSpine + ", \"workload\": {\"traffic\": [" + kPerm + "]}}", "duration",
