@@ -221,10 +221,12 @@ test: deps
 	$(call STAMP,make test total,$$t0)
 
 # A multi-step target with a failing step must fail: run `make blocks` and `make test`
-# with a failing interpreter and check both stop at their first step, non-zero.
+# with a failing interpreter and check both stop at their first step, non-zero. Also the
+# experiments' resume rule and the sign-off table's equivalence cell (NOT RUN, FAILED, NOT PROVEN).
 make-selftest:
 	@$(PYTHON) scripts/test_make.py
 	@$(PYTHON) scripts/test_experiments_resume.py
+	@$(PYTHON) scripts/test_signoff.py --quiet
 
 clean:
 	rm -rf $(BUILD) build-mutants
