@@ -151,7 +151,7 @@ std::vector<int> Model::memory(unsigned engine) const {
 }
 
 void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, const Rnd& rnd,
-                  Samples& k, unsigned& rr_next) const {
+                  Samples& k, unsigned& rr_next, bool& rank_tie) const {
   const unsigned rb = cfg_.rand_bits();
   const unsigned cmask = static_cast<unsigned>(low_mask(clog2(cfg_.Ports + 1)));
   // ECMP operand: the bit-reversed hash, left-aligned to rb bits
@@ -168,14 +168,17 @@ void Model::ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, c
   unsigned sorted[kMaxD];  // the ranks drawn so far, ascending
   unsigned ns = 0;
   k.fill(0);
+  rank_tie = false;
   for (unsigned j = 0; j < cfg_.D; ++j) {
     uint64_t op = draw_bits(rnd.data(), j * rb, rb);
     if (j == 0 && mode == kModeEcmp) op = ecmp_op;
     const unsigned n = (cnt - j) & cmask;
     unsigned kk = scale(op, n, rb) & cmask;
     if (j == 0 && mode == kModeRr) kk = rr_k;
-    for (unsigned i = 0; i < ns; ++i)
+    for (unsigned i = 0; i < ns; ++i) {
+      rank_tie = rank_tie || kk == sorted[i];
       if (kk >= sorted[i]) kk = (kk + 1) & cmask;  // skip the ranks already drawn (ascending)
+    }
     k[j] = kk;
     unsigned* const at = std::upper_bound(sorted, sorted + ns, kk);
     std::copy_backward(at, sorted + ns, sorted + ns + 1);
@@ -406,6 +409,7 @@ void Model::tick(const Inputs& in) {
       g.trace.grp_used = g.r3_grp;
       g.trace.grp_empty = g.r3_grp_empty;
       g.trace.grp_slot = g.r3_slot;
+      g.trace.rank_tie = g.r3_rank_tie;
     }
 
     // Q2
@@ -421,7 +425,8 @@ void Model::tick(const Inputs& in) {
     const unsigned r1_cnt = popcount(g.r1_set);
     Samples q1_k;
     unsigned rr_next = g.rr;
-    ranks(g, g.r1_mode, g.r1_hash, r1_cnt, g.r1_rnd, q1_k, rr_next);
+    bool q1_rank_tie = false;
+    ranks(g, g.r1_mode, g.r1_hash, r1_cnt, g.r1_rnd, q1_k, rr_next, q1_rank_tie);
     if (!g.r1_valid) rr_next = g.rr;
 
     // stage B / Q0 input
@@ -495,6 +500,7 @@ void Model::tick(const Inputs& in) {
     g.r3_tag = (g.r2_hash & hmask) >> cfg_.flow_aw();
     g.r3_port = q2_port;
     g.r3_sv = q2_sv;
+    g.r3_rank_tie = g.r2_rank_tie;
     g.r3_grp = g.r2_grp;
     g.r3_grp_empty = g.r2_grp_empty;
     g.r3_slot = g.r2_slot;
@@ -504,6 +510,7 @@ void Model::tick(const Inputs& in) {
     g.r2_hash = g.r1_hash;
     g.r2_set = g.r1_set;
     g.r2_k = q1_k;
+    g.r2_rank_tie = q1_rank_tie;
     g.r2_grp = g.r1_grp;
     g.r2_grp_empty = g.r1_grp_empty;
     g.r2_slot = g.r1_slot;
@@ -643,7 +650,8 @@ int Model::transact(unsigned ei, uint32_t hash, uint64_t set, const std::vector<
   unsigned rr_next = g.rr;
   const Rnd rnd = peek(g);
   advance(g);
-  ranks(g, mode_, hash, cnt, rnd, k, rr_next);
+  bool rank_tie = false;
+  ranks(g, mode_, hash, cnt, rnd, k, rr_next, rank_tie);
   g.rr = rr_next;
   Samples port{};
   SampleFlags sv{};
@@ -665,6 +673,7 @@ int Model::transact(unsigned ei, uint32_t hash, uint64_t set, const std::vector<
   g.trace.grp_used = pre.grp_used;
   g.trace.grp_empty = pre.grp_empty;
   g.trace.grp_slot = pre.grp_slot;
+  g.trace.rank_tie = rank_tie;
   return set == 0 ? -1 : static_cast<int>(q.port);
 }
 

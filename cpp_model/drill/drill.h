@@ -114,6 +114,9 @@ struct Trace {
   uint64_t sample_ports = 0;   // the valid samples'
   uint64_t mem_ports = 0;      // the memory entries that were candidates
   uint64_t new_mem_ports = 0;  // the memory written by this decision (0: not written)
+  // a later sample's drawn rank equalled one drawn before it (the skip of the draw without
+  // replacement taken on equality)
+  bool rank_tie = false;
 };
 
 // One group row: 4 slots of (weight, component index).
@@ -225,6 +228,7 @@ class Model {
     uint32_t r2_mode = 0, r2_hash = 0;
     uint64_t r2_set = 0;
     Samples r2_k{};
+    bool r2_rank_tie = false;
     bool r2_grp = false, r2_grp_empty = false;
     unsigned r2_slot = 0;
     // R3
@@ -233,6 +237,7 @@ class Model {
     uint64_t r3_set = 0;
     Samples r3_port{};
     SampleFlags r3_sv{};
+    bool r3_rank_tie = false;
     bool r3_grp = false, r3_grp_empty = false;
     unsigned r3_slot = 0;
     // state
@@ -251,9 +256,10 @@ class Model {
     Trace trace;
   };
 
-  // Q1: ranks of the D samples (sample 0 by mode), and the next round-robin state.
+  // Q1: ranks of the D samples (sample 0 by mode), and the next round-robin state;
+  // rank_tie: a later sample's rank met an earlier one's with equality while skipping.
   void ranks(const Engine& e, uint32_t mode, uint32_t hash, unsigned cnt, const Rnd& rnd,
-             Samples& k, unsigned& rr_next) const;
+             Samples& k, unsigned& rr_next, bool& rank_tie) const;
   Rnd peek(const Engine& e) const;  // the draw the PRNG words show now
   void advance(Engine& e) const;    // step every word (one decision consumed the draw)
   // Q3: the decision from the sample ports, the memory, the flow entry and occupancies.

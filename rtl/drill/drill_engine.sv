@@ -7,12 +7,16 @@
 //   B  : (Groups > 0 only) weighted hash of the flow over the group's 4 slots picks a
 //        component (registered)
 //   C  : (Groups > 0 only) component RAM read gives its port mask
-//   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; one PRNG draw
-//        of ceil(D*(clog2(Ports)+10)/64) 64-bit words (its top D*(clog2(Ports)+10) bits
-//        registered)
+//   Q0 : candidate set S fixed; byte popcounts and prefix counts of S; each sample's rank
+//        scale |S| - j; one PRNG draw of ceil(D*(clog2(Ports)+10)/64) 64-bit words (its
+//        top D*(clog2(Ports)+10) bits registered, sample 0's field replaced by the ECMP
+//        operand in ECMP mode)
 //   Q1 : ranks of the d samples in S (uniform, without replacement), or the ECMP /
-//        round-robin rank; round-robin state update
-//   Q2 : rank -> port (k-th set bit); the samples' occupancies from the view of the
+//        round-robin rank; round-robin state update; up to 16 ports, each port's prefix
+//        count (set bits of S below it); with two samples up to 16 ports, sample 1's skip
+//        over sample 0's rank is left to Q2
+//   Q2 : rank -> port (up to 16 ports a one-hot match of rank and prefix count, above 16
+//        the k-th set bit); up to 16 ports the samples' occupancies from the view of the
 //        next cycle (the one Q3 decides in), registered; flow-table RAM read
 //   Q3 : minimum over the samples and the memory entries (whose occupancies follow the
 //        view in registers of their own) with the documented tie-break, memory update,
@@ -352,6 +356,12 @@ module drill_engine #(
   end
 
   // ---------------------------------------------------------------- Q1: ranks
+  // Skip2 (up to 16 ports, two samples): Q1 registers sample 1's rank among all of S
+  // (the product alone) and Q2 makes the skip over sample 0's rank in its one-hot match:
+  // sample 1's port p has pc[p] - 1 == k1 if k1 >= k0, else pc[p] == k1, both equalities
+  // formed beside the compare that selects one. The multiplier is then the whole of Q1's
+  // path (a compare and an increment behind it before).
+  localparam bit Skip2 = (Ports <= 16) && (D == 2);
   logic [CntB-1:0] r1_cnt;
   assign r1_cnt = r1_cum_q[NB*CntB +: CntB];
 
@@ -379,9 +389,9 @@ module drill_engine #(
       kk   = prod[RandB +: CntB];
       if (j == 0 && r1_mode_q == ModeRr) kk = rr_k;
       // without replacement: kk indexes the candidates not drawn yet; skip the
-      // ranks already drawn in ascending order
+      // ranks already drawn in ascending order (Skip2: sample 1's skip is made in Q2)
       for (int i = 0; i < D - 1; i++) begin  // cov-waiver: d1_skip_loop
-        if (i < j && kk >= sorted[i*CntB +: CntB]) kk = kk + 1'b1;  // cov-waiver: d1_skip_if
+        if (!Skip2 && i < j && kk >= sorted[i*CntB +: CntB]) kk = kk + 1'b1;  // cov-waiver: d1_skip_if
       end
       q1_k[j*CntB +: CntB] = kk;
       // insert kk into the ascending list of the first j ranks
@@ -444,7 +454,8 @@ module drill_engine #(
   if (OhKth) begin : g_oh
     logic [CntB-1:0] pc1 [Ports];
     logic [CntB-1:0] r2_pc_q [Ports];
-    logic [OccW-1:0] q2_occ [D];
+    logic            q2_ge;   // Skip2: k1 >= k0
+    logic [Ports-1:0] q2_oh [D];   // sample j's port, one-hot
     always_comb begin
       for (int p = 0; p < Ports; p++) begin
         logic [CntB-1:0] in_b;
@@ -458,20 +469,36 @@ module drill_engine #(
     always_ff @(posedge clk_i) begin
       for (int p = 0; p < Ports; p++) r2_pc_q[p] <= pc1[p];
     end
+    if (Skip2) begin : g_ge
+      assign q2_ge = r2_k_q[CntB +: CntB] >= r2_k_q[0 +: CntB];
+    end else begin : g_no_ge
+      assign q2_ge = 1'b0;
+    end
     always_comb begin
       for (int j = 0; j < D; j++) begin
         q2_port[j*PortAw +: PortAw] = '0;
-        q2_occ[j] = '0;
         for (int p = 0; p < Ports; p++) begin
-          if (r2_set_q[p] && r2_pc_q[p] == r2_k_q[j*CntB +: CntB]) begin
-            q2_port[j*PortAw +: PortAw] = q2_port[j*PortAw +: PortAw] | PortAw'(p);
-            q2_occ[j] = q2_occ[j] | occ_next_i[p*OccW +: OccW];
-          end
+          q2_oh[j][p] = r2_set_q[p] && ((Skip2 && j == 1 && q2_ge) ?
+              (CntB'(r2_pc_q[p] - 1'b1) == r2_k_q[j*CntB +: CntB]) : (r2_pc_q[p] == r2_k_q[j*CntB +: CntB]));
+          if (q2_oh[j][p]) q2_port[j*PortAw +: PortAw] = q2_port[j*PortAw +: PortAw] | PortAw'(p);
         end
       end
     end
+    // the one-hot port's occupancy in the next cycle's view, selected in the clocked block
+    // (a function, not combinational logic of its own): with OccLag = 1 the next view
+    // depends on a top-level input, and a simulator re-evaluates the logic behind an input
+    // each time any input moves, but a clocked block only at the clock edge
+    function automatic logic [OccW-1:0] pick_occ(input logic [Ports-1:0] oh,
+        input logic [Ports*OccW-1:0] view);
+      logic [OccW-1:0] o;
+      o = '0;
+      for (int p = 0; p < Ports; p++) begin
+        if (oh[p]) o = o | view[p*OccW +: OccW];  // cov-waiver: pick_occ_if
+      end
+      pick_occ = o;
+    endfunction
     always_ff @(posedge clk_i) begin
-      for (int j = 0; j < D; j++) r3_occ_q[j] <= q2_occ[j];
+      for (int j = 0; j < D; j++) r3_occ_q[j] <= pick_occ(q2_oh[j], occ_next_i);
     end
   end else begin : g_byte
     for (genvar j = 0; j < D; j++) begin : g_kth
@@ -525,7 +552,7 @@ module drill_engine #(
   // ---------------------------------------------------------------- Q3: decision
   logic [PortAw-1:0] mem_q   [MM];
   logic [OccW-1:0]   mem_occ_q [MM];   // OhKth: occupancy of port mem_q[r] in this cycle's view
-  logic [MM*OccW-1:0] mem_occ_d;
+  logic [K-1:0]      mem_sel [MM];     // the candidate memory slot r takes, one-hot
   logic [MM-1:0]     mem_v_q;
   logic [MM*PortAw-1:0] mem_d;
   logic [MM-1:0]     mem_v_d;
@@ -570,13 +597,18 @@ module drill_engine #(
       assign cand_occ[(D+j)*OccW +: OccW] = occ[mem_q[j]];
     end
   end
-  // each candidate's occupancy in the next cycle's view (for a new memory entry)
-  logic [K*OccW-1:0] cand_occ_nx;
-  for (genvar i = 0; i < K; i++) begin : g_cocc_nx
-    assign cand_occ_nx[i*OccW +: OccW] =
-        occ_rst_i ? '0 :
-        (occ_we_i && occ_port_i == cand_port[i*PortAw +: PortAw]) ? occ_val_i : cand_occ[i*OccW +: OccW];
-  end
+  // the occupancy in the next cycle's view of the candidate a new memory entry takes (sel:
+  // one-hot); called in the memory's clocked block only, like pick_occ
+  function automatic logic [OccW-1:0] cand_occ_next(input logic [K-1:0] sel,
+      input logic [K*PortAw-1:0] port, input logic [K*OccW-1:0] now, input logic rst,
+      input logic we, input logic [PortAw-1:0] up, input logic [OccW-1:0] val);
+    logic [OccW-1:0] o;
+    o = '0;
+    for (int i = 0; i < K; i++) begin
+      if (sel[i]) o = o | ((we && up == port[i*PortAw +: PortAw]) ? val : now[i*OccW +: OccW]);  // cov-waiver: cand_occ_next_if
+    end
+    cand_occ_next = rst ? '0 : o;
+  endfunction
 
   // rank[i] = number of candidates that beat candidate i. Candidate i beats j (i < j)
   // iff occ_i <= occ_j: the lower occupancy wins, a tie goes to the lower candidate
@@ -615,12 +647,11 @@ module drill_engine #(
     // new memory: slot r takes the candidate of rank r (the m least loaded)
     for (int r = 0; r < MM; r++) begin
       mem_d[r*PortAw +: PortAw] = '0;
-      mem_occ_d[r*OccW +: OccW] = '0;
       mem_v_d[r] = 1'b0;
       for (int i = 0; i < K; i++) begin
-        if (cand_v[i] && ((r == 0) ? top[i] : (rank[i*RkW +: RkW] == RkW'(r)))) begin
+        mem_sel[r][i] = cand_v[i] && ((r == 0) ? top[i] : (rank[i*RkW +: RkW] == RkW'(r)));
+        if (mem_sel[r][i]) begin
           mem_d[r*PortAw +: PortAw] = mem_d[r*PortAw +: PortAw] | cand_port[i*PortAw +: PortAw];
-          mem_occ_d[r*OccW +: OccW] = mem_occ_d[r*OccW +: OccW] | cand_occ_nx[i*OccW +: OccW];
           mem_v_d[r] = 1'b1;
         end
       end
@@ -681,7 +712,8 @@ module drill_engine #(
     if (OhKth) begin : g_track
       always_ff @(posedge clk_i) begin
         if (occ_rst_i)                                    mem_occ_q[r] <= '0;
-        else if (mem_upd)                                 mem_occ_q[r] <= mem_occ_d[r*OccW +: OccW];
+        else if (mem_upd)                                 mem_occ_q[r] <= cand_occ_next(mem_sel[r],
+            cand_port, cand_occ, occ_rst_i, occ_we_i, occ_port_i, occ_val_i);
         else if (occ_we_i && occ_port_i == mem_q[r])      mem_occ_q[r] <= occ_val_i;
       end
     end else begin : g_no_occ

@@ -511,6 +511,7 @@ class DrillBench {
       const bool drill = t.kind == dr::kKindDrill || t.kind == dr::kKindFlowNew;
       if (drill) {
         if (n < cfg_.D) cov_.hit("set_smaller_than_d");
+        if (t.rank_tie) cov_.hit("sample_rank_tie");
         if (t.mem_won) cov_.hit("mem_hit");
         if (t.mem_in_set && !t.mem_won) cov_.hit("mem_miss");
         if (t.mem_outside) cov_.hit("mem_outside_set");
