@@ -23,6 +23,7 @@ namespace ll::sim {
 // from the model's configuration, never written as a number of its own.
 struct BlockSizes {
   static constexpr unsigned kMarkerQW = 24;          // marker queue-length width: 16 MB
+  static constexpr unsigned kMarkerQueuesPerPort = 8; // marker queue = port * 8 + priority
   static constexpr unsigned kPfcCntW = 24;           // PFC byte counters: 16 MB per queue
   static constexpr unsigned kPfcTimerW = 20;         // PFC refresh / watchdog timers
   static constexpr unsigned kDrillOccW = 16;         // selector occupancy, 64-byte cells

@@ -49,12 +49,12 @@ namespace {
 // only to be refused by the first switch's model.
 const Topology& within_block_limits(const Scenario& s, const Topology& t) {
   for (NodeId n = static_cast<NodeId>(t.num_hosts()); n < t.num_nodes(); ++n) {
-    const size_t P = t.node(n).ports.size();
-    const std::string who = "switch " + t.node(n).name + " has " + std::to_string(P) + " ports; ";
-    if (s.net.sw.marker.enable && P > 8192)
-      config_error(s, "switch.marker.enable", who + "the RED/ECN marker takes at most 8192 (65536 queues of 8 priorities)");
-    if (s.net.sw.pfc.enable && P > 64)
-      config_error(s, "switch.pfc.enable", who + "the PFC block takes 2..64 (turn PFC off for this fabric)");
+    const unsigned P = static_cast<unsigned>(std::min<size_t>(t.node(n).ports.size(), 1u << 24));
+    const std::string who = "switch " + t.node(n).name + " has " + std::to_string(t.node(n).ports.size()) + " ports; ";
+    if (const std::string e = detail::marker_size_rule(P); s.net.sw.marker.enable && !e.empty())
+      config_error(s, "switch.marker.enable", who + "the RED/ECN marker (a queue per port and priority): " + e);
+    if (const std::string e = detail::pfc_size_rule(P); s.net.sw.pfc.enable && !e.empty())
+      config_error(s, "switch.pfc.enable", who + "the PFC block: " + e + " (turn PFC off for this fabric)");
   }
   return t;
 }

@@ -33,7 +33,7 @@ void Network::build_switch(NodeId n) {
   const MarkerCfg& mk = cfg_.sw.marker;
   if (mk.enable) {
     marker::Config c;
-    c.Queues = std::max(2u, P * 8);
+    c.Queues = detail::marker_queues(P);
     c.Profiles = 2;
     c.QW = BlockSizes::kMarkerQW;
     c.Seed = ll::derive_seed(s_.seed, 4ull * n + 0);
@@ -73,11 +73,11 @@ void Network::build_switch(NodeId n) {
   // PFC block: shared-buffer admission for every switch with <= 64 ports; PAUSE only
   // when PFC is on (lossless mask = the data priority).
   const PfcCfg& pc = cfg_.sw.pfc;
-  if (P > 64) {
-    // (PFC on with more than 64 ports was refused before routing: within_block_limits)
+  if (const std::string rule = detail::pfc_size_rule(P); !rule.empty()) {
+    // (PFC on with more ports than the block takes was refused before routing: within_block_limits)
     if (cfg_.cosim.wants(n, "pfc")) {
       config_error(s_, "cosim." + node.name, "switch " + node.name + " has " + std::to_string(P) +
-                                                 " ports and so no PFC block (it takes 2..64) to run as RTL");
+                                                 " ports and so no PFC block to run as RTL (" + rule + ")");
     }
   } else {
     pfc::Config c;

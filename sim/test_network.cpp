@@ -520,7 +520,7 @@ TEST(Network, ConstructionErrorsNameTheKey) {
                      "switch.pfc.buffer", "too small for leaf0: 4 ports x (");
   const std::string big = R"({"duration": "1ms",
       "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 64}, )" + perm;
-  expect_build_error(big + "}", "switch.pfc.enable", "switch leaf0 has 65 ports");
+  expect_build_error(big + "}", "switch.pfc.enable", "switch leaf0 has 65 ports; the PFC block: Ports must be in 2..64 (got 65)");
   // Without PFC the same fabric builds (a switch of > 64 ports has no PFC block).
   const Scenario s = parse_scenario(big + R"(, "switch": {"pfc": {"enable": false}}})", "t.json", kDir);
   const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
@@ -529,7 +529,8 @@ TEST(Network, ConstructionErrorsNameTheKey) {
   // used to spend seconds and gigabytes on routing before the first switch refused it)
   const std::string wide = R"({"duration": "1ms", "switch": {"pfc": {"enable": false}},
       "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 8192}, )" + perm + "}";
-  expect_build_error(wide, "switch.marker.enable", "switch leaf0 has 8193 ports; the RED/ECN marker takes at most 8192");
+  expect_build_error(wide, "switch.marker.enable", "switch leaf0 has 8193 ports; the RED/ECN marker (a queue per port and priority): "
+                     "Queues must be in 2..65536 (got 65544)");
 }
 
 // ------------------------------------------------------------------ determinism
