@@ -206,21 +206,36 @@ module drill_top #(
     end
   end
 
-  // view_d is the view of the next cycle; the engines register the occupancies they will
-  // compare from it one stage ahead (and follow the update into their memory entries)
+  // the view register; view_d, the view of the next cycle, is formed only for the engines
+  // up to 16 ports, which register the occupancies they will compare from it one stage
+  // ahead (above 16 ports they read view_q in Q3). The register has its own clocked block:
+  // with OccLag = 1 the next view is a function of a top-level input, and a simulator
+  // re-evaluates combinational logic behind an input each time any input moves
   logic [Ports*OccW-1:0] view_q, view_d;
   logic                  vupd_we;
-  for (genvar p = 0; p < Ports; p++) begin : g_view
-    always_comb begin
-      view_d[p*OccW +: OccW] = view_q[p*OccW +: OccW];
-      if (!rst_ni) begin
-        view_d[p*OccW +: OccW] = '0;
-      end else if (upd_we[OccLag-1] && (32'(upd_port[OccLag-1]) == p)) begin
-        view_d[p*OccW +: OccW] = upd_val[OccLag-1];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      view_q <= '0;
+    end else begin
+      for (int p = 0; p < Ports; p++) begin
+        if (upd_we[OccLag-1] && (32'(upd_port[OccLag-1]) == p)) view_q[p*OccW +: OccW] <= upd_val[OccLag-1];
       end
     end
   end
-  always_ff @(posedge clk_i) view_q <= view_d;
+  if (Ports <= 16) begin : g_vnext
+    for (genvar p = 0; p < Ports; p++) begin : g_view
+      always_comb begin
+        view_d[p*OccW +: OccW] = view_q[p*OccW +: OccW];
+        if (!rst_ni) begin
+          view_d[p*OccW +: OccW] = '0;
+        end else if (upd_we[OccLag-1] && (32'(upd_port[OccLag-1]) == p)) begin
+          view_d[p*OccW +: OccW] = upd_val[OccLag-1];
+        end
+      end
+    end
+  end else begin : g_no_vnext
+    assign view_d = '0;   // not read above 16 ports
+  end
   assign vupd_we = rst_ni && upd_we[OccLag-1];
 
   // ---------------------------------------------------------------- engines
