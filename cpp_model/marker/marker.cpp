@@ -191,13 +191,16 @@ void Model::tick(const Inputs& in) {
   const uint32_t qmap_prof = (in.cfg_wdata >> 16) & 0xFF;
   const bool qmap_wr = cfg_wr && in.cfg_addr == regs::QMAP_WRITE && qmap_queue < cfg_.Queues &&
                        qmap_prof < cfg_.Profiles;
-  // S1
-  const uint64_t avg_old = (fwd_valid_ && fwd_queue_ == s1_queue_) ? fwd_avg_ : ewma_.rdata();
+  // S0: the profile snapshot (qmap_ was read at acceptance)
   const uint32_t pid_rd = qmap_.rdata();
   const Profile& prof = prof_[pid_rd < cfg_.Profiles ? pid_rd : 0];
-  const Ewma ew = ewma_stage(prof.ewma, prof.w, s1_deq_, s1_qlen_, avg_old, cfg_.QW);
-  const bool s1v = s1_valid_;
-  const bool s1_wb = s1v && adv && !s1_deq_;
+  const bool s0v = s0_valid_;
+  // S1: the EWMA word, read from ewma_ at the edge that brought the event here; a word
+  // written at that same edge is the forwarded one
+  const uint64_t avg_old = (fwd_valid_ && fwd_queue_ == s1_.queue) ? fwd_avg_ : ewma_.rdata();
+  const Ewma ew = ewma_stage(s1_.prof.ewma, s1_.prof.w, s1_.deq, s1_.qlen, avg_old, cfg_.QW);
+  const bool s1v = s1_.valid;
+  const bool s1_wb = s1v && adv && !s1_.deq;
   // S2
   const Thresh th = thresh_stage(s2_.prof, cfg_.QW, s2_.deq, s2_.qeff, s2_.ect, s2_.lossless);
   // S4 (its pre-edge contents feed the output register)
@@ -213,7 +216,7 @@ void Model::tick(const Inputs& in) {
   const uint32_t sweep_addr = static_cast<uint32_t>(sweep_.addr());
   qmap_.clock(accept, in.ev_queue & qidx_mask, sweep_we || qmap_wr,
               sweep_we ? sweep_addr : (qmap_queue & qidx_mask), sweep_we ? 0u : qmap_prof);
-  ewma_.clock(accept, in.ev_queue & qidx_mask, sweep_we || s1_wb, sweep_we ? sweep_addr : s1_queue_,
+  ewma_.clock(adv && s0v, s0_queue_, sweep_we || s1_wb, sweep_we ? sweep_addr : s1_.queue,
               sweep_we ? 0ull : ew.avg);
   // ---- registers without reset (payloads), in pipeline order from the back
   if (adv && s3_.valid) {
@@ -236,30 +239,38 @@ void Model::tick(const Inputs& in) {
     s3_.act_drop = th.act_drop;
   }
   if (adv && s1v) {
-    s2_.deq = s1_deq_;
-    s2_.ect = s1_ect_;
-    s2_.lossless = s1_lossless_;
-    s2_.queue = s1_queue_;
+    s2_.deq = s1_.deq;
+    s2_.ect = s1_.ect;
+    s2_.lossless = s1_.lossless;
+    s2_.queue = s1_.queue;
     s2_.qeff = ew.qeff;
-    s2_.prof = prof;
+    s2_.prof = s1_.prof;
   }
   if (s1_wb) {
-    fwd_queue_ = s1_queue_;
+    fwd_queue_ = s1_.queue;
     fwd_avg_ = ew.avg;
   }
+  if (adv && s0v) {
+    s1_.deq = s0_deq_;
+    s1_.ect = s0_ect_;
+    s1_.lossless = s0_lossless_;
+    s1_.queue = s0_queue_;
+    s1_.qlen = s0_qlen_;
+    s1_.prof = prof;
+  }
   if (accept) {
-    s1_deq_ = in.ev_deq;
-    s1_queue_ = in.ev_queue & qidx_mask;
-    s1_qlen_ = static_cast<uint32_t>(in.ev_qlen & mask(cfg_.QW));
-    s1_ect_ = in.ev_ect;
-    s1_lossless_ = in.ev_lossless;
+    s0_deq_ = in.ev_deq;
+    s0_queue_ = in.ev_queue & qidx_mask;
+    s0_qlen_ = static_cast<uint32_t>(in.ev_qlen & mask(cfg_.QW));
+    s0_ect_ = in.ev_ect;
+    s0_lossless_ = in.ev_lossless;
   }
 
   if (!in.rst_n) {
     stage_kmin_ = stage_kmax_ = stage_slope_ = stage_flags_ = 0;
     for (auto& p : prof_) p = Profile{};
     sweep_.reset();
-    s1_valid_ = s2_.valid = s3_.valid = s4_.valid = false;
+    s0_valid_ = s1_.valid = s2_.valid = s3_.valid = s4_.valid = false;
     fwd_valid_ = false;
     prng_.reset();
     dec_valid_ = dec_mark_ = dec_drop_ = false;
@@ -295,7 +306,8 @@ void Model::tick(const Inputs& in) {
     s4_.valid = s3_.valid;
     s3_.valid = s2_.valid;
     s2_.valid = s1v;
-    s1_valid_ = accept;
+    s1_.valid = s0v;
+    s0_valid_ = accept;
   }
   cnt_dec_.clock(clr && (in.cfg_wdata & 1), leave);
   cnt_mark_.clock(clr && (in.cfg_wdata & 2), leave && mark);

@@ -140,8 +140,15 @@ class Model {
   InitSweep sweep_;
   Ram<uint32_t> qmap_;
   Ram<uint64_t> ewma_;
-  bool s1_valid_ = false, s1_deq_ = false, s1_ect_ = false, s1_lossless_ = false;
-  uint32_t s1_queue_ = 0, s1_qlen_ = 0;
+  // S0: the event, its profile row still to be read (qmap_ holds its profile id)
+  bool s0_valid_ = false, s0_deq_ = false, s0_ect_ = false, s0_lossless_ = false;
+  uint32_t s0_queue_ = 0, s0_qlen_ = 0;
+  struct S1 {  // after S0: the event and its profile snapshot; ewma_ holds its word
+    bool valid = false, deq = false, ect = false, lossless = false;
+    uint32_t queue = 0, qlen = 0;
+    Profile prof;
+  } s1_;
+  // the last word written back, for the read made at the same edge as its write
   bool fwd_valid_ = false;
   uint32_t fwd_queue_ = 0;
   uint64_t fwd_avg_ = 0;

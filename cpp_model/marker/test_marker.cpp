@@ -209,7 +209,7 @@ TEST(MarkerCounters, SaturateAtWidthAndClearThroughRegisters) {
   EXPECT_EQ(m.eval(in).cfg_rdata, 7u);
 }
 
-TEST(MarkerCycle, ProfileCommitIsAtomicAndLatencyIsFive) {
+TEST(MarkerCycle, ProfileCommitIsAtomicAndLatencyIsSix) {
   mk::Config c;
   c.Queues = 4;
   c.Profiles = 2;
@@ -249,11 +249,11 @@ TEST(MarkerCycle, ProfileCommitIsAtomicAndLatencyIsFive) {
   ASSERT_TRUE(m.eval(ev).ev_ready);
   m.tick(ev);
   mk::Inputs idle;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 5; ++i) {
     EXPECT_FALSE(m.eval(idle).dec_valid) << i;
     m.tick(idle);
   }
-  EXPECT_TRUE(m.eval(idle).dec_valid);  // five cycles after acceptance
+  EXPECT_TRUE(m.eval(idle).dec_valid);  // six cycles after acceptance
   EXPECT_TRUE(m.eval(idle).dec_mark);
   EXPECT_EQ(m.eval(idle).dec_queue, 2u);
 }

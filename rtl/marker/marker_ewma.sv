@@ -1,8 +1,8 @@
-// marker_ewma: EWMA update and the queue length a decision uses (combinational,
-// stage S1 of marker_top).
-//   avg (QW.8 fixed point) += ((q << 8) - avg) >>> W   on enqueue events only
-//   qeff = EWMA mode ? avg >> 8 : q   (avg after this event: a dequeue leaves it)
-// The average does not decay while the queue is idle (dequeue events leave it).
+// marker_ewma: the EWMA update (combinational, stage S1 of marker_top).
+//   avg_o = avg (QW.8 fixed point) + (((q << 8) - avg) >>> W)
+// the average after an enqueue event; the caller keeps the average on dequeue events
+// (it does not decay while the queue is idle) and chooses the length a decision is
+// judged on (the average or q).
 //
 // Timing: the subtract-then-shift of the formula is rewritten so that both shifts run
 // in parallel and one three-input add follows. With x = q << 8, y = avg, s = W:
@@ -18,21 +18,17 @@
 module marker_ewma #(
   parameter int QW = 24   // queue-length width in bytes, 8..32
 ) (
-  input  wire logic            ewma_i,     // profile decides on the average
   input  wire logic [3:0]      w_i,        // EWMA weight shift
-  input  wire logic            deq_i,      // dequeue event
   input  wire logic [QW-1:0]   qlen_i,
   input  wire logic [QW+7:0]   avg_i,      // stored EWMA before this event
-  output logic      [QW+7:0]   avg_o,      // EWMA after this event if it is an enqueue
-                                           // (the caller writes it back on enqueues only)
-  output logic      [QW-1:0]   qeff_o
+  output logic      [QW+7:0]   avg_o       // EWMA after this event if it is an enqueue
 );
   initial begin
     if (QW < 8 || QW > 32) $error("marker_ewma: QW must be in 8..32");
   end
 
   localparam int AW = QW + 8;
-  logic [AW-1:0] x, xs, ys, xlow, ylow, mask, upd, upd_b0, upd_b1, nys, cs_s, cs_c;
+  logic [AW-1:0] x, xs, ys, xlow, ylow, mask, upd_b0, upd_b1, nys, cs_s, cs_c;
   logic          borrow;
 
   assign x      = {qlen_i, 8'h00};
@@ -47,11 +43,18 @@ module marker_ewma #(
   assign nys    = ~ys;
   assign cs_s   = avg_i ^ xs ^ nys;
   assign cs_c   = {((avg_i[AW-2:0] & xs[AW-2:0]) | (avg_i[AW-2:0] & nys[AW-2:0]) | (xs[AW-2:0] & nys[AW-2:0])), 1'b0};
-  assign upd_b0 = cs_s + {cs_c[AW-1:1], 1'b1};  // avg + xs - ys
-  assign upd_b1 = cs_s + cs_c;                  // avg + xs - ys - 1
-  assign upd    = borrow ? upd_b1 : upd_b0;
-  assign avg_o  = upd;
-  assign qeff_o = ewma_i ? (deq_i ? avg_i[QW+7:8] : upd[QW+7:8]) : qlen_i;
+  // each sum as a carry-select adder: the low half once, the high half for both carries
+  localparam int LW = AW / 2;
+  localparam int HW = AW - LW;
+  logic [LW:0]   lo_b0, lo_b1;
+  logic [HW-1:0] hi_0, hi_1;
+  assign lo_b0  = {1'b0, cs_s[LW-1:0]} + {1'b0, cs_c[LW-1:1], 1'b1};
+  assign lo_b1  = {1'b0, cs_s[LW-1:0]} + {1'b0, cs_c[LW-1:0]};
+  assign hi_0   = cs_s[AW-1:LW] + cs_c[AW-1:LW];
+  assign hi_1   = cs_s[AW-1:LW] + cs_c[AW-1:LW] + 1'b1;
+  assign upd_b0 = {lo_b0[LW] ? hi_1 : hi_0, lo_b0[LW-1:0]};  // avg + xs - ys
+  assign upd_b1 = {lo_b1[LW] ? hi_1 : hi_0, lo_b1[LW-1:0]};  // avg + xs - ys - 1
+  assign avg_o  = borrow ? upd_b1 : upd_b0;
 endmodule
 
 `default_nettype wire

@@ -11,19 +11,21 @@
 // one comparison. S3 delivers the product in two parts, prod = plo + (phi << 8) (the two
 // 8-bit halves of M); r < prod is tested as plo + (phi << 8) + ~r >= 0 (that sum is
 // prod - r - 1), one carry-save layer and one carry chain of PW + 2 bits.
+// S3 also folds everything but the comparison into two terms per action (registered):
+//   mark = mark_sure || (mark_test && r < prod), mark_sure = above && act_mark,
+//   mark_test = linear && !r_high && act_mark (drop alike), so one gate follows the chain.
 `default_nettype none
 
 module marker_prob #(
   parameter int PW = 40   // product width (QW + 16), <= 48
 ) (
-  input  wire logic            above_i,
-  input  wire logic            linear_i,
-  input  wire logic [PW-9:0]   plo_i,      // (qeff - Kmin) * M[7:0]
-  input  wire logic [PW-9:0]   phi_i,      // (qeff - Kmin) * M[15:8]
-  input  wire logic [PW-1:0]   r_i,        // the shifted draw's low PW bits
-  input  wire logic            r_high_i,   // the shifted draw has a bit set above them
-  input  wire logic            act_mark_i,
-  input  wire logic            act_drop_i,
+  input  wire logic [PW-9:0]   plo_i,        // (qeff - Kmin) * M[7:0]
+  input  wire logic [PW-9:0]   phi_i,        // (qeff - Kmin) * M[15:8]
+  input  wire logic [PW-1:0]   r_i,          // the shifted draw's low PW bits
+  input  wire logic            mark_sure_i,  // above Kmax and the profile marks
+  input  wire logic            mark_test_i,  // linear part, marks iff r < prod
+  input  wire logic            drop_sure_i,
+  input  wire logic            drop_test_i,
   output logic                 mark_o,
   output logic                 drop_o
 );
@@ -35,7 +37,7 @@ module marker_prob #(
   // prod - r - 1 lies in [-2^PW, 2^PW - 2] and its sign bit is the test
   localparam int SW = PW + 2;
   logic [SW-1:0] a, b, c, cs_s, cs_c, d;
-  logic          hit, r_lt_prod;
+  logic          r_lt_prod;
   assign a         = {10'h000, plo_i};
   assign b         = {2'b00, phi_i, 8'h00};
   assign c         = ~{2'b00, r_i};
@@ -43,9 +45,8 @@ module marker_prob #(
   assign cs_c      = {((a[SW-2:0] & b[SW-2:0]) | (a[SW-2:0] & c[SW-2:0]) | (b[SW-2:0] & c[SW-2:0])), 1'b0};
   assign d         = cs_s + cs_c;
   assign r_lt_prod = !d[SW-1];
-  assign hit    = above_i || (linear_i && !r_high_i && r_lt_prod);
-  assign mark_o = hit && act_mark_i;
-  assign drop_o = hit && act_drop_i;
+  assign mark_o    = mark_sure_i || (mark_test_i && r_lt_prod);
+  assign drop_o    = drop_sure_i || (drop_test_i && r_lt_prod);
 endmodule
 
 `default_nettype wire

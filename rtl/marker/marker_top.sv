@@ -4,14 +4,17 @@
 // One event per cycle: an enqueue or dequeue of a packet at queue ev_queue_i
 // (queue = port * priorities + priority) with the queue length ev_qlen_i in bytes
 // that the switch wants judged. Every accepted event leaves, in order, as one
-// result (pass / mark / drop) on dec_*_o 5 cycles after it was accepted (more only
+// result (pass / mark / drop) on dec_*_o 6 cycles after it was accepted (more only
 // while dec_ready_i holds the pipeline).
 //
 // Pipeline (a stall holds every stage: adv = !dec_valid_o || dec_ready_i)
 //   accept : ev_valid_i && ev_ready_o; RAM reads of qmap[queue] and ewma[queue]
-//   S1     : profile lookup (a snapshot of the whole row travels on), EWMA update
-//            and write-back on enqueue events with last-write forwarding (marker_ewma)
-//   S2     : threshold tests against Kmin and Kmax (marker_thresh)
+//   S0     : profile lookup (a snapshot of the whole row travels on); the EWMA word
+//            with the words still on their way to the RAM forwarded
+//   S1     : EWMA update and write-back on enqueue events (marker_ewma), with the
+//            word of the event just ahead forwarded
+//   S2     : the judged length (average or instantaneous); threshold tests against
+//            Kmin and Kmax (marker_thresh)
 //   S3     : (qeff - Kmin) * M; the event's PRNG draw, shifted to the profile's scale
 //   S4     : random test (marker_prob)
 //   out    : registered result on dec_*_o
@@ -161,24 +164,25 @@ module marker_top #(
   assign ev_ready_o = init_done && adv;
   assign accept     = ev_valid_i && ev_ready_o;
 
-  logic             s1_valid_q, s1_deq_q, s1_ect_q, s1_lossless_q;
-  logic [QIdxW-1:0] s1_queue_q;
-  logic [QW-1:0]    s1_qlen_q;
+  // S0: the event with its RAM words (read at acceptance)
+  logic             s0_valid_q, s0_deq_q, s0_ect_q, s0_lossless_q;
+  logic [QIdxW-1:0] s0_queue_q;
+  logic [QW-1:0]    s0_qlen_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      s1_valid_q <= 1'b0;
+      s0_valid_q <= 1'b0;
     end else if (adv) begin
-      s1_valid_q <= accept;
+      s0_valid_q <= accept;
     end
   end
   always_ff @(posedge clk_i) begin
     if (accept) begin
-      s1_deq_q      <= ev_deq_i;
-      s1_queue_q    <= ev_queue_i;
-      s1_qlen_q     <= ev_qlen_i;
-      s1_ect_q      <= ev_ect_i;
-      s1_lossless_q <= ev_lossless_i;
+      s0_deq_q      <= ev_deq_i;
+      s0_queue_q    <= ev_queue_i;
+      s0_qlen_q     <= ev_qlen_i;
+      s0_ect_q      <= ev_ect_i;
+      s0_lossless_q <= ev_lossless_i;
     end
   end
 
@@ -194,23 +198,26 @@ module marker_top #(
     .rdata_o (pid_rd)
   );
 
-  // EWMA RAM. S1's write-back is registered (wb_*_q) and reaches the RAM one cycle later,
-  // so the update ends at a register, not at the RAM's write-data setup. A word is in the
-  // RAM for a read in a later cycle than its write, so an event accepted in cycle t needs
-  // a forwarded word only for S1's write-back in t (in wb_avg_q from t + 1 on) and for the
-  // registered write still pending in t (captured into fwd_avg_q at acceptance: S1 may
-  // overwrite wb_avg_q in t). Both tests are made at acceptance (fwd_new_q, fwd_old_q),
-  // so S1 starts from registers; the first wins (it is the newer word). The only writers
-  // are the sweep and S1; a stall writes nothing new into wb_*_q and holds the choice.
-  logic [AW-1:0]    avg_rd, avg_old, avg_new;
+  // EWMA RAM, read at acceptance; S1 computes the update one stage later and writes it
+  // back through a register (wb_*_q), so the RAM sees the write a cycle after S1. An event
+  // accepted in cycle t therefore misses in the RAM the words of up to three events ahead
+  // of it on the same queue, each forwarded, the newest winning:
+  //   - the event in S1 when this one is in S0 (its word is in wb_avg_q when this one
+  //     reaches S1): tested in S0, registered as s1_fwd_q, used in S1 (the RMW loop: a
+  //     2:1 multiplexer in front of the update);
+  //   - the event in S1 at acceptance (its word is in wb_avg_q in S0): fwd_new_q;
+  //   - the registered write pending at acceptance (its word, captured then into
+  //     fwd_avg_q, since S1 may overwrite wb_avg_q in t): fwd_old_q.
+  // The last two are resolved in S0 into s1_avg_q, so S1 starts from registers. A stall
+  // writes nothing new into wb_*_q and holds every choice; the only writers are the sweep
+  // and S1.
+  logic [AW-1:0]    avg_rd, avg_s0, avg_old, avg_new;
   logic             s1_wb;
   logic             wb_pend_q;
   logic [QIdxW-1:0] wb_queue_q;
   logic [AW-1:0]    wb_avg_q;
   logic             fwd_new_q, fwd_old_q;
   logic [AW-1:0]    fwd_avg_q;
-
-  assign s1_wb = s1_valid_q && adv && !s1_deq_q;
 
   ll_ram_1r1w #(.Width(AW), .Depth(Queues)) u_ewma (
     .clk_i   (clk_i),
@@ -244,32 +251,66 @@ module marker_top #(
   always_ff @(posedge clk_i) begin
     if (accept) fwd_avg_q <= wb_avg_q;
   end
-  assign avg_old = fwd_new_q ? wb_avg_q : fwd_old_q ? fwd_avg_q : avg_rd;  // newest first
+  assign avg_s0 = fwd_new_q ? wb_avg_q : fwd_old_q ? fwd_avg_q : avg_rd;  // newest first
 
-  // S1: profile snapshot (the whole row travels on, so a commit never tears a
-  // decision) and the EWMA read-modify-write
-  logic [PidW-1:0] pid;
-  logic [7:0]      flags;
-  logic [QW-1:0]   qeff;
-  assign pid   = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // guard for non-power-of-two Profiles
-  assign flags = prof_flags_q[pid];
+  // S0 -> S1: the profile snapshot (the whole row travels on, so a commit never tears a
+  // decision), the event and its EWMA word
+  logic [PidW-1:0]  pid;
+  logic             s1_valid_q, s1_deq_q, s1_ect_q, s1_lossless_q, s1_fwd_q;
+  logic [QIdxW-1:0] s1_queue_q;
+  logic [QW-1:0]    s1_qlen_q, s1_kmin_q, s1_kmax_q;
+  logic [15:0]      s1_m_q;
+  logic [5:0]       s1_sh_q;
+  logic [7:0]       s1_flags_q;
+  logic [AW-1:0]    s1_avg_q;
+  assign pid = (32'(pid_rd) < Profiles) ? pid_rd : '0;  // guard for non-power-of-two Profiles
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s1_valid_q <= 1'b0;
+    end else if (adv) begin
+      s1_valid_q <= s0_valid_q;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (adv && s0_valid_q) begin
+      s1_deq_q      <= s0_deq_q;
+      s1_queue_q    <= s0_queue_q;
+      s1_qlen_q     <= s0_qlen_q;
+      s1_ect_q      <= s0_ect_q;
+      s1_lossless_q <= s0_lossless_q;
+      s1_fwd_q      <= s1_wb && (s1_queue_q == s0_queue_q);
+      s1_avg_q      <= avg_s0;
+      s1_kmin_q     <= prof_kmin_q[pid];
+      s1_kmax_q     <= prof_kmax_q[pid];
+      s1_m_q        <= prof_m_q[pid];
+      s1_sh_q       <= prof_sh_q[pid];
+      s1_flags_q    <= prof_flags_q[pid];
+    end
+  end
+
+  // S1: the EWMA read-modify-write
+  assign s1_wb   = s1_valid_q && adv && !s1_deq_q;
+  assign avg_old = s1_fwd_q ? wb_avg_q : s1_avg_q;
 
   marker_ewma #(.QW(QW)) u_ewma_upd (
-    .ewma_i (flags[1]),
-    .w_i    (flags[7:4]),
-    .deq_i  (s1_deq_q),
+    .w_i    (s1_flags_q[7:4]),
     .qlen_i (s1_qlen_q),
     .avg_i  (avg_old),
-    .avg_o  (avg_new),
-    .qeff_o (qeff)
+    .avg_o  (avg_new)
   );
 
-  logic             s2_valid_q, s2_deq_q, s2_ect_q, s2_lossless_q;
+  // The judged length qeff is the average after the event in EWMA mode (the update on
+  // an enqueue, the average as read on a dequeue), else the event's length. S2 makes the
+  // last choice, so S1 ends at the update: S1 registers the update (s2_upd_q), the
+  // other candidate (s2_alt_q) and whether the update is taken.
+  logic             s2_valid_q, s2_deq_q, s2_ect_q, s2_lossless_q, s2_use_upd_q;
   logic [QIdxW-1:0] s2_queue_q;
-  logic [QW-1:0]    s2_qeff_q, s2_kmin_q, s2_kmax_q;
+  logic [QW-1:0]    s2_upd_q, s2_alt_q, s2_kmin_q, s2_kmax_q, s2_qeff;
   logic [15:0]      s2_m_q;
   logic [5:0]       s2_sh_q;
   logic             s2_enable_q, s2_point_q, s2_drop_en_q;
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s2_valid_q <= 1'b0;
     else if (adv) s2_valid_q <= s1_valid_q;
@@ -280,16 +321,19 @@ module marker_top #(
       s2_ect_q      <= s1_ect_q;
       s2_lossless_q <= s1_lossless_q;
       s2_queue_q    <= s1_queue_q;
-      s2_qeff_q     <= qeff;
-      s2_kmin_q     <= prof_kmin_q[pid];
-      s2_kmax_q     <= prof_kmax_q[pid];
-      s2_m_q        <= prof_m_q[pid];
-      s2_sh_q       <= prof_sh_q[pid];
-      s2_enable_q   <= flags[0];
-      s2_point_q    <= flags[2];
-      s2_drop_en_q  <= flags[3];
+      s2_upd_q      <= avg_new[QW+7:8];
+      s2_alt_q      <= (s1_flags_q[1] && s1_deq_q) ? avg_old[QW+7:8] : s1_qlen_q;
+      s2_use_upd_q  <= s1_flags_q[1] && !s1_deq_q;
+      s2_kmin_q     <= s1_kmin_q;
+      s2_kmax_q     <= s1_kmax_q;
+      s2_m_q        <= s1_m_q;
+      s2_sh_q       <= s1_sh_q;
+      s2_enable_q   <= s1_flags_q[0];
+      s2_point_q    <= s1_flags_q[2];
+      s2_drop_en_q  <= s1_flags_q[3];
     end
   end
+  assign s2_qeff = s2_use_upd_q ? s2_upd_q : s2_alt_q;
 
   // S2: threshold tests
   logic          above, linear, act_mark, act_drop;
@@ -301,7 +345,7 @@ module marker_top #(
     .deq_point_i (s2_point_q),
     .drop_en_i   (s2_drop_en_q),
     .deq_i       (s2_deq_q),
-    .qeff_i      (s2_qeff_q),
+    .qeff_i      (s2_qeff),
     .ect_i       (s2_ect_q),
     .lossless_i  (s2_lossless_q),
     .above_o     (above),
@@ -344,11 +388,11 @@ module marker_top #(
   // one step per event leaving S4, plus one priming step when init_done_o rises (no event
   // can be in the pipeline then), which loads draw_q with the reset state's draw.
   localparam int PW = QW + 16;  // product width
-  logic             s4_valid_q, s4_above_q, s4_linear_q, s4_act_mark_q, s4_act_drop_q;
+  logic             s4_valid_q, s4_mark_sure_q, s4_mark_test_q, s4_drop_sure_q, s4_drop_test_q;
   logic [QIdxW-1:0] s4_queue_q;
   logic [QW+7:0]    s4_plo_q, s4_phi_q;  // excess * M[7:0], excess * M[15:8]
   logic [PW-1:0]    s4_r_q;
-  logic             s4_r_high_q;
+  logic             r_high_s3, test_s3;
   logic [63:0] rnd;             // the next draw (ll_prng's output register)
   logic [47:0] draw_q, draw_s3, r_s3;
   logic        leave, prime, primed_q;
@@ -369,6 +413,10 @@ module marker_top #(
   end
   assign draw_s3 = leave ? rnd[63:16] : draw_q;
   assign r_s3    = draw_s3 >> s3_sh_q;
+  // the linear part is judged by the comparison unless the shifted draw has a bit set
+  // above the product's width (then r >= 2^PW > prod; never when PW = 48)
+  assign r_high_s3 = |(r_s3 >> PW);
+  assign test_s3   = s3_linear_q && !r_high_s3;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) s4_valid_q <= 1'b0;
@@ -376,31 +424,29 @@ module marker_top #(
   end
   always_ff @(posedge clk_i) begin
     if (adv && s3_valid_q) begin
-      s4_queue_q    <= s3_queue_q;
-      s4_above_q    <= s3_above_q;
-      s4_linear_q   <= s3_linear_q;
-      s4_plo_q      <= s3_excess_q * s3_m_q[7:0];
-      s4_phi_q      <= s3_excess_q * s3_m_q[15:8];
-      s4_r_q        <= r_s3[PW-1:0];
-      s4_r_high_q   <= |(r_s3 >> PW);  // r >= 2^PW > prod (0 when PW = 48)
-      s4_act_mark_q <= s3_act_mark_q;
-      s4_act_drop_q <= s3_act_drop_q;
+      s4_queue_q     <= s3_queue_q;
+      s4_plo_q       <= s3_excess_q * s3_m_q[7:0];
+      s4_phi_q       <= s3_excess_q * s3_m_q[15:8];
+      s4_r_q         <= r_s3[PW-1:0];
+      s4_mark_sure_q <= s3_above_q && s3_act_mark_q;
+      s4_mark_test_q <= test_s3 && s3_act_mark_q;
+      s4_drop_sure_q <= s3_above_q && s3_act_drop_q;
+      s4_drop_test_q <= test_s3 && s3_act_drop_q;
     end
   end
 
   // S4: the random test
   logic mark, drop;
   marker_prob #(.PW(PW)) u_prob (
-    .above_i    (s4_above_q),
-    .linear_i   (s4_linear_q),
-    .plo_i      (s4_plo_q),
-    .phi_i      (s4_phi_q),
-    .r_i        (s4_r_q),
-    .r_high_i   (s4_r_high_q),
-    .act_mark_i (s4_act_mark_q),
-    .act_drop_i (s4_act_drop_q),
-    .mark_o     (mark),
-    .drop_o     (drop)
+    .plo_i       (s4_plo_q),
+    .phi_i       (s4_phi_q),
+    .r_i         (s4_r_q),
+    .mark_sure_i (s4_mark_sure_q),
+    .mark_test_i (s4_mark_test_q),
+    .drop_sure_i (s4_drop_sure_q),
+    .drop_test_i (s4_drop_test_q),
+    .mark_o      (mark),
+    .drop_o      (drop)
   );
 
   // output register
@@ -489,8 +535,8 @@ module marker_top #(
     a_live_q <= rst_ni;
     if (rst_ni && a_live_q) begin
       `LL_ASSERT(!(dec_mark_o && dec_drop_o), ("marker_top: mark and drop at once"))
-      // bounds: the profile row read in S1 exists (qmap holds only profile ids < Profiles)
-      if (s1_valid_q) `LL_ASSERT(`LL_INRANGE(pid_rd, Profiles), ("marker_top: profile id %0d >= Profiles", pid_rd))
+      // bounds: the profile row read in S0 exists (qmap holds only profile ids < Profiles)
+      if (s0_valid_q) `LL_ASSERT(`LL_INRANGE(pid_rd, Profiles), ("marker_top: profile id %0d >= Profiles", pid_rd))
       `LL_ASSERT(!(dec_valid_o === 1'b0 && (dec_mark_o || dec_drop_o)),
         ("marker_top: result flags set without dec_valid_o"))
     end

@@ -51,7 +51,7 @@ class MarkerAdapter final : public MarkerRtl {
     t.ev_lossless_i = lossless;
     b_.clock_call();
     t.ev_valid_i = 0;
-    // 5. The pipeline: the result is on dec_*_o 5 cycles after acceptance (dec_ready_i
+    // 5. The pipeline: the result is on dec_*_o 6 cycles after acceptance (dec_ready_i
     //    stays high, so nothing stalls; the PRNG stepped as it left S4). It leaves the
     //    output register at the next edge, which is the next event's: no extra cycle.
     unsigned n = 0;
@@ -66,7 +66,7 @@ class MarkerAdapter final : public MarkerRtl {
   BlockStats stats() const override { return b_.stats(); }
 
  private:
-  static constexpr unsigned kLatency = 5;
+  static constexpr unsigned kLatency = 6;
   RtlBlock<Vcosim_marker> b_;
 };
 

@@ -91,13 +91,16 @@ class MarkerBench {
     const bool accepted = in.ev_valid && o.ev_ready;
     hold_ = in.rst_n && in.ev_valid && !accepted;
     held_ = in;
+    // the EWMA words an event must take from the pipeline instead of the RAM: those of
+    // enqueues to its queue accepted 1, 2 or 3 cycles before it (three forwarding paths)
     if (in.rst_n && accepted) {
-      if (last_accepted_ && last_queue_ == in.ev_queue) cov_.hit("ewma_forward_back_to_back");
-      last_accepted_ = true;
-      last_queue_ = in.ev_queue;
-    } else {
-      last_accepted_ = false;
+      if (recent_[0].enq && recent_[0].queue == in.ev_queue) cov_.hit("ewma_forward_back_to_back");
+      if (recent_[1].enq && recent_[1].queue == in.ev_queue) cov_.hit("ewma_forward_gap_1");
+      if (recent_[2].enq && recent_[2].queue == in.ev_queue) cov_.hit("ewma_forward_gap_2");
     }
+    recent_[2] = recent_[1];
+    recent_[1] = recent_[0];
+    recent_[0] = Recent{in.rst_n && accepted && !in.ev_deq, in.ev_queue};
     if (!in.rst_n) {
       programmed_ = false;  // profiles and qmap return to reset values
       ops_.clear();
@@ -110,7 +113,7 @@ class MarkerBench {
       probe_.assign(std::begin(regs::kReadable), std::end(regs::kReadable));
       program_delay_ = rng_.chance(75) ? rng_.range(30, 300) : 0;
       program_at_ = ~0ull;
-      s1_valid_ = false;
+      s0_valid_ = false;
       storm_until_ = 0;
     } else {
       if (in.cfg_we && o.init_done) apply_shadow(in);
@@ -326,8 +329,8 @@ class MarkerBench {
     const bool adv = o.ev_ready;
     const bool accepted = in.ev_valid && o.ev_ready;
     if (in.cfg_we) {
-      if (in.cfg_addr == regs::PROFILE_COMMIT && in.cfg_wdata < cfg_.Profiles && adv && s1_valid_ &&
-          s1_pid_ == in.cfg_wdata)
+      if (in.cfg_addr == regs::PROFILE_COMMIT && in.cfg_wdata < cfg_.Profiles && adv && s0_valid_ &&
+          s0_pid_ == in.cfg_wdata)
         cov_.hit("commit_same_cycle_as_profile_read");
       if (in.cfg_addr == regs::QMAP_WRITE && accepted && (in.cfg_wdata & 0xFFFF) == in.ev_queue)
         cov_.hit("qmap_write_same_cycle_as_event");
@@ -345,8 +348,8 @@ class MarkerBench {
     // leave (S4 -> out) in the next cycle is likely when the output advances now
     leave_prev_ = adv;
     if (adv) {
-      s1_valid_ = accepted;
-      s1_pid_ = accepted ? qmap_[in.ev_queue] : 0;
+      s0_valid_ = accepted;
+      s0_pid_ = accepted ? qmap_[in.ev_queue] : 0;
     }
   }
 
@@ -524,8 +527,12 @@ class MarkerBench {
   uint32_t stage_[4] = {0, 0, 0, 0};
   uint32_t qmax_ = 0;
   std::deque<CfgOp> ops_;
-  bool programmed_ = false, hold_ = false, in_flight_ = false, last_accepted_ = false;
-  uint32_t last_queue_ = 0;
+  bool programmed_ = false, hold_ = false, in_flight_ = false;
+  struct Recent {  // an enqueue accepted in a recent cycle, and its queue
+    bool enq = false;
+    uint32_t queue = 0;
+  };
+  Recent recent_[3];
   uint64_t next_reprogram_ = 0;
   // post-reset read-back and delayed programming
   std::vector<uint32_t> probe_{std::begin(regs::kReadable), std::end(regs::kReadable)};
@@ -535,8 +542,8 @@ class MarkerBench {
   uint32_t storm_p_ = 0, storm_q_[2] = {0, 0};
   uint32_t alias_q_ = 0, alias_left_ = 0;
   // coincidence tracking
-  bool s1_valid_ = false, leave_prev_ = false;
-  uint32_t s1_pid_ = 0, last_read_addr_ = 0;
+  bool s0_valid_ = false, leave_prev_ = false;
+  uint32_t s0_pid_ = 0, last_read_addr_ = 0;
   In held_;
 };
 
