@@ -91,7 +91,7 @@ uint64_t Config::ltpb() const {
 // ------------------------------------------------------------------ NP
 void NpCyc::reset() {
   sweep_.reset();
-  s1_valid_ = wb_valid_ = false;
+  s1_.valid = s2_.valid = s3_valid_ = s3_send_ = false;
   rd_ = wr_ = fifo_n_ = 0;
 }
 
@@ -104,42 +104,43 @@ bool NpCyc::decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval) {
   return send;
 }
 
+// The packet is accepted (S0), takes the coalescing interval in S1, decides in S2 on its
+// entry as every packet ahead of it left it (the RTL's read and the words it forwards) and
+// writes it back at that edge, and pushes its CNP from S3.
 bool NpCyc::clock(const In& in) {
-  const bool rst_n = in.rst_n, per_pkt = in.per_pkt, ce_valid = in.ce_valid, out_ready = in.out_ready;
-  const uint64_t now = in.now, interval = in.interval;
-  const uint32_t ce_flow = in.ce_flow;
-  if (!rst_n) {
+  if (!in.rst_n) {
     reset();
     return false;
   }
   const bool done = sweep_.done();
-  const bool acc = ce_ready() && ce_valid;
+  const bool acc = ce_ready() && in.ce_valid;
   NpEntry e{};
   bool send = false;
-  if (s1_valid_) {
-    e = (wb_valid_ && wb_flow_ == s1_flow_) ? wb_ : ram_.rdata();
-    send = decide(e, s1_t_, per_pkt, interval);
+  if (s2_.valid) {
+    e = ram_.at(s2_.flow);
+    send = decide(e, s2_.t, in.per_pkt, s2_.interval);
   }
-  const bool pop = out_valid() && out_ready;
-  if (!done) ram_.clock(acc, ce_flow, true, sweep_.addr(), NpEntry{});
-  else ram_.clock(acc, ce_flow, s1_valid_, s1_flow_, e);
-  wb_valid_ = s1_valid_;
-  wb_flow_ = s1_flow_;
-  wb_ = e;
+  const bool push = s3_send_;
+  const bool pop = out_valid() && in.out_ready;
+  if (!done) ram_.clock(acc, in.ce_flow, true, sweep_.addr(), NpEntry{});
+  else ram_.clock(acc, in.ce_flow, s2_.valid, s2_.flow, e);
   if (pop) {
     rd_ = (rd_ + 1) % kFifo;
     --fifo_n_;
   }
-  if (send) {
-    fifo_[wr_] = s1_flow_;
+  if (push) {
+    fifo_[wr_] = s3_flow_;
     wr_ = (wr_ + 1) % kFifo;
     ++fifo_n_;
   }
-  s1_valid_ = acc;
-  s1_flow_ = ce_flow;
-  s1_t_ = now;
+  s3_valid_ = s2_.valid;
+  s3_send_ = s2_.valid && send;
+  s3_flow_ = s2_.flow;
+  s2_ = s1_;
+  s2_.interval = in.interval;
+  s1_ = Stage{acc, in.ce_flow, in.now, 0};
   if (!done) sweep_.clock();
-  return send;
+  return push;
 }
 
 bool NpCyc::marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval) {
@@ -563,7 +564,7 @@ void Model::tick(const Inputs& in) {
   const bool snap_valid = snap_pend_;
   const bool snap_acc = snap_valid && rp_.snap_ready();
   const bool g_accept = wheel_.grant_valid() && in.grant_ready;
-  const bool np_s1 = np_.s1_valid();
+  const bool np_s3 = np_.s3_valid();
   NpCyc::In npi;
   npi.rst_n = true;
   npi.now = now_;
@@ -642,7 +643,7 @@ void Model::tick(const Inputs& in) {
   cov_.rp = rp;
   cov_.wheel = wh;
   cov_.np_sent = pushed;
-  cov_.np_suppressed = np_s1 && !pushed;
+  cov_.np_suppressed = np_s3 && !pushed;
   cov_.snap_done = rp.stat_valid;
   cnt_[0].clock(clr & 1, pushed);
   cnt_[1].clock(clr & 2, rp.late);

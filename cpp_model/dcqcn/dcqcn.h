@@ -81,15 +81,18 @@ struct NpEntry {
 };
 class NpCyc {
  public:
-  static constexpr unsigned kFifo = 4;
+  static constexpr unsigned kFifo = 8;
   explicit NpCyc(unsigned q) : sweep_(q), ram_(q) {}
   void reset();
   bool done() const { return sweep_.done(); }
-  bool ce_ready() const { return sweep_.done() && fifo_n_ + (s1_valid_ ? 1u : 0u) < kFifo; }
+  // room in the FIFO for the packets in S1..S3 and one more
+  bool ce_ready() const {
+    return sweep_.done() && fifo_n_ + (s1_.valid ? 1u : 0u) + (s2_.valid ? 1u : 0u) + (s3_valid_ ? 1u : 0u) < kFifo;
+  }
   bool out_valid() const { return fifo_n_ != 0; }
   uint32_t out_flow() const { return fifo_[rd_]; }
-  // returns true if a CNP was pushed this cycle (the NIC-wide counter)
-  bool s1_valid() const { return s1_valid_; }
+  // a decision leaves S3 in this cycle (clock() returns whether it pushes a CNP)
+  bool s3_valid() const { return s3_valid_; }
   // One cycle's inputs, by name (dcqcn_np's ports; zero = in reset).
   struct In {
     bool rst_n = false;
@@ -100,6 +103,7 @@ class NpCyc {
     uint32_t ce_flow = 0;
     bool out_ready = false;
   };
+  // returns true if a CNP is pushed into the FIFO in this cycle (the NIC-wide counter)
   bool clock(const In& in);
   // transaction: a CE-marked packet of `flow` at time t; true if a CNP is sent
   bool marked(uint32_t flow, uint64_t t, bool per_pkt, uint64_t interval);
@@ -108,13 +112,16 @@ class NpCyc {
  private:
   static bool decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval);
   InitSweep sweep_;
-  Ram<NpEntry> ram_;
-  bool s1_valid_ = false;
-  uint32_t s1_flow_ = 0;
-  uint64_t s1_t_ = 0;
-  bool wb_valid_ = false;
-  uint32_t wb_flow_ = 0;
-  NpEntry wb_;
+  Ram<NpEntry> ram_;   // the entries as every packet that has left S2 left them
+  struct Stage {       // a packet in S1 or S2
+    bool valid = false;
+    uint32_t flow = 0;
+    uint64_t t = 0;
+    uint64_t interval = 0;  // S2: the coalescing interval in force while it was in S1
+  };
+  Stage s1_, s2_;
+  bool s3_valid_ = false, s3_send_ = false;
+  uint32_t s3_flow_ = 0;
   uint32_t fifo_[kFifo] = {};
   unsigned rd_ = 0, wr_ = 0, fifo_n_ = 0;
 };

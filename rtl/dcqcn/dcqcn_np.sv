@@ -5,16 +5,19 @@
 //  - NP-side coalescing: a CNP if the flow never sent one or the last one is at least
 //    interval_i ticks old (the first mark after a quiet window goes out at once), i.e.
 //    at most one CNP per flow per interval.
-// Two-stage read-modify-write (S0 read, S1 decide + write) with forwarding of the word
-// written in the previous cycle (read-first RAM); whether to forward is decided in S0
-// (the packet in S1 then is the one written back next), so S1 starts from a register.
-// An entry is written only when its flow sends ({seen, last} = {1, now}): without a CNP
-// the entry would be written back unchanged, so the write data does not wait for the
-// decision, and only a written word is forwarded.
-// The interval test (now - last) mod 2^TW >= interval is one adder (see S1) and a
+// Pipeline: S0 accepts the packet and reads its entry (read-first RAM); S1 takes the word,
+// with the write the read missed forwarded; S2 decides and writes the entry back; S3 pushes
+// the CNP. Every packet writes its entry in S2 (the entry as it was when it sends no CNP,
+// {seen, last} = {1, now} when it sends), so the word to forward is always the registered
+// write data and the write enable does not wait for the decision. A packet misses in the
+// RAM the writes of the two packets ahead of it: the one in S2 when it is read (forwarded in
+// S1) and the one in S2 when it is in S1 (forwarded in S2, the read-modify-write loop: a
+// 2:1 multiplexer with a registered select in front of the interval test). The FIFO push
+// and the CNP counter take the decision from a register (S3).
+// The interval test (now - last) mod 2^TW >= interval is one adder (see S2) and a
 // comparison beside it, not a subtraction followed by a comparison.
-// CNPs wait in a 4-entry FIFO; ce_ready_o leaves room for the packet in S1, so the FIFO
-// never overflows.
+// CNPs wait in an 8-entry FIFO; ce_ready_o leaves room for the packets in S1..S3, so the
+// FIFO never overflows.
 // C++ twin: ll::dcqcn::NpCyc in cpp_model/dcqcn/dcqcn.cpp.
 `default_nettype none
 
@@ -44,7 +47,7 @@ module dcqcn_np #(
 );
   localparam int TW = dcqcn_fmt_pkg::TIME_W;
   localparam int EW = TW + 1;   // {seen, last}
-  localparam int Depth = 4;
+  localparam int Depth = 8;   // CNP FIFO entries (a power of two: the pointers wrap)
 
   initial begin
     if (Queues < 2 || Queues > 65536) $error("dcqcn_np: Queues must be in 2..65536");
@@ -65,115 +68,103 @@ module dcqcn_np #(
     .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
   );
 
-  logic          s1_valid_q, wb_valid_q, fwd_q;
-  logic [QW-1:0] s1_flow_q, wb_flow_q;
-  logic [TW-1:0] s1_t_q;
+  logic          s1_valid_q, s2_valid_q, s3_valid_q, far_q, s2_near_q, s3_send_q;
+  logic [QW-1:0] s1_flow_q, s2_flow_q, s3_flow_q;
+  logic [TW-1:0] s1_t_q, s2_t_q;
+  logic [EW-1:0] s2_ent_q;    // S2's entry unless the packet ahead of it wrote it (s2_near_q)
+  logic [EW-1:0] wb_q;        // the entry written at the last edge (by the packet then in S2)
   logic [EW-1:0] ent;
-  logic [TW-1:0] wb_t_q;      // the time the packet now past S1 wrote (if wb_send_q)
-  logic          wb_send_q;   // that packet sent a CNP, so it wrote its entry
   logic          send;
   logic [QW-1:0] fifo_q [Depth];
-  logic [1:0]    rd_q, wr_q;
-  logic [2:0]    n_q;
+  logic [2:0]    rd_q, wr_q;
+  logic [3:0]    n_q;
   logic          pop;
 
-  assign ce_ready_o = done && (32'(n_q) + (s1_valid_q ? 32'd1 : 32'd0) < Depth);
+  assign ce_ready_o = done && (32'(n_q) + (s1_valid_q ? 32'd1 : 32'd0) + (s2_valid_q ? 32'd1 : 32'd0)
+                               + (s3_valid_q ? 32'd1 : 32'd0) < Depth);
   assign acc        = ce_ready_o && ce_valid_i;
 
-  // S1's forwarding test one cycle early: fwd_q == (wb_valid_q && wb_flow_q == s1_flow_q)
-  // in every cycle (wb_* take s1_* and s1_flow_q takes ce_flow_i on every edge)
-  logic fwd_d;
-  assign fwd_d = s1_valid_q && (s1_flow_q == ce_flow_i);
-
-  // use_fwd_q == (fwd_q && wb_send_q), registered as one flip-flop: the entry select
-  // drives a whole entry's muxes, and a gate in front of that fanout was on np_q64's
-  // critical path (STA)
-  logic use_fwd_q;
-  assign ent = use_fwd_q ? {1'b1, wb_t_q} : ram_rdata;
+  // S2's entry: the word the packet ahead wrote at the last edge, else the one S1 took
+  assign ent = s2_near_q ? wb_q : s2_ent_q;
 
   // Interval test, d = (t - last) mod 2^TW, I = interval: d >= I iff d + ~I + 1 carries
   // out of TW bits. With S = t + ~last + ~I + 2 (TW + 2 bits, no overflow) and
   // wrap = (t >= last), d + ~I + 1 = S - wrap * 2^TW, so
   //   d >= I  iff  S >= (1 + wrap) * 2^TW  iff  wrap ? S[TW+1] : (S[TW+1] | S[TW]).
-  // S: one carry-save layer (iv_s, iv_cy; the free low bit of the carries is one + 1),
-  // then only its top two bits, carry-select: the low LW bits' carry-out (with the other
-  // + 1 as carry-in: a - ~b = a + b + 1) picks one of the two high sums formed beside it.
-  // wrap is split the same way (high greater, or high equal and low at least).
+  // S1 forms A = t + ~I + 1 (I is the interval in force while the packet is in S1), so S2
+  // adds two operands, S = A + ~last + 1, of which only the top two bits are used,
+  // carry-select: the low LW bits' carry-out picks one of the two high sums formed beside
+  // it. wrap is split the same way (high greater, or high equal and low at least).
   localparam int LW = (TW + 2) / 2;     // low part of S
   localparam int HW = TW + 2 - LW;      // high part of S
   localparam int WL = TW / 2;           // low part of the wrap comparison
-  logic [TW+1:0] iv_a, iv_b, iv_c, iv_s, iv_cy;
+  logic [TW+1:0] s2_a_q, iv_nl;
   logic [LW:0]   iv_lo;                 // {carry-out, low sum}
   logic [HW-1:0] iv_hi0, iv_hi1;        // high sums without / with the low carry
   logic [1:0]    iv_top;                // S[TW+1:TW]
   logic          iv_wrap, iv_ge;
+  always_ff @(posedge clk_i) begin
+    s2_a_q <= {2'b00, s1_t_q} + {2'b00, ~{{(TW - 32){1'b0}}, interval_i}} + 1'b1;
+  end
   always_comb begin
-    iv_a  = {2'b00, s1_t_q};
-    iv_b  = {2'b00, ~ent[TW-1:0]};
-    iv_c  = {2'b00, ~{{(TW - 32){1'b0}}, interval_i}};   // ~I, I zero-extended to TW bits
-    iv_s  = iv_a ^ iv_b ^ iv_c;
-    iv_cy = {(iv_a[TW:0] & iv_b[TW:0]) | (iv_a[TW:0] & iv_c[TW:0]) | (iv_b[TW:0] & iv_c[TW:0]), 1'b1};
-    iv_lo  = {1'b0, iv_s[LW-1:0]} - {1'b1, ~iv_cy[LW-1:0]};   // s + cy + 1, LW + 1 bits
-    iv_hi0 = iv_s[TW+1:LW] + iv_cy[TW+1:LW];
-    iv_hi1 = iv_s[TW+1:LW] - ~iv_cy[TW+1:LW];                 // s + cy + 1
+    iv_nl  = {2'b00, ~ent[TW-1:0]};
+    iv_lo  = {1'b0, s2_a_q[LW-1:0]} + {1'b0, iv_nl[LW-1:0]} + 1'b1;
+    iv_hi0 = s2_a_q[TW+1:LW] + iv_nl[TW+1:LW];
+    iv_hi1 = s2_a_q[TW+1:LW] + iv_nl[TW+1:LW] + 1'b1;
     iv_top = iv_lo[LW] ? iv_hi1[HW-1 -: 2] : iv_hi0[HW-1 -: 2];
-    iv_wrap = (s1_t_q[TW-1:WL] > ent[TW-1:WL])
-           || ((s1_t_q[TW-1:WL] == ent[TW-1:WL]) && (s1_t_q[WL-1:0] >= ent[WL-1:0]));
+    iv_wrap = (s2_t_q[TW-1:WL] > ent[TW-1:WL])
+           || ((s2_t_q[TW-1:WL] == ent[TW-1:WL]) && (s2_t_q[WL-1:0] >= ent[WL-1:0]));
     iv_ge   = iv_wrap ? iv_top[1] : (iv_top[1] | iv_top[0]);
   end
 
   always_comb begin
     send    = per_pkt_i || !ent[TW] || iv_ge;
-    ram_we    = done ? (s1_valid_q && send) : sw_we;
-    ram_waddr = done ? s1_flow_q : sw_addr;
-    ram_wdata = done ? {1'b1, s1_t_q} : '0;
+    ram_we    = done ? s2_valid_q : sw_we;
+    ram_waddr = done ? s2_flow_q : sw_addr;
+    ram_wdata = done ? (send ? {1'b1, s2_t_q} : ent) : '0;
   end
 
   assign cnp_valid_o = n_q != '0;
   assign cnp_flow_o  = fifo_q[rd_q];
   assign pop         = cnp_valid_o && cnp_ready_i;
-  assign cnp_sent_o  = s1_valid_q && send;
+  assign cnp_sent_o  = s3_send_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       s1_valid_q <= 1'b0;
-      wb_valid_q <= 1'b0;
-      fwd_q      <= 1'b0;
-      use_fwd_q  <= 1'b0;
+      s2_valid_q <= 1'b0;
+      s3_valid_q <= 1'b0;
+      s3_send_q  <= 1'b0;
       rd_q       <= '0;
       wr_q       <= '0;
       n_q        <= '0;
     end else begin
       s1_valid_q <= acc;
-      wb_valid_q <= s1_valid_q;
-      fwd_q      <= fwd_d;
-      use_fwd_q  <= fwd_d && send;
+      s2_valid_q <= s1_valid_q;
+      s3_valid_q <= s2_valid_q;
+      s3_send_q  <= s2_valid_q && send;
       if (pop) rd_q <= rd_q + 1'b1;
-      if (cnp_sent_o) wr_q <= wr_q + 1'b1;
-      n_q <= n_q + (cnp_sent_o ? 3'd1 : 3'd0) - (pop ? 3'd1 : 3'd0);
+      if (s3_send_q) wr_q <= wr_q + 1'b1;
+      n_q <= n_q + (s3_send_q ? 4'd1 : 4'd0) - (pop ? 4'd1 : 4'd0);
     end
   end
 
   always_ff @(posedge clk_i) begin
     s1_flow_q <= ce_flow_i;
     s1_t_q    <= now_i;
-    wb_flow_q <= s1_flow_q;
-    wb_t_q    <= s1_t_q;
-    wb_send_q <= send;
-    if (cnp_sent_o) fifo_q[wr_q] <= s1_flow_q;
+    far_q     <= s2_valid_q && (s2_flow_q == ce_flow_i);   // its write is at this edge
+    s2_flow_q <= s1_flow_q;
+    s2_t_q    <= s1_t_q;
+    s2_ent_q  <= far_q ? wb_q : ram_rdata;
+    s2_near_q <= s2_valid_q && (s2_flow_q == s1_flow_q);   // its write is at this edge
+    wb_q      <= ram_wdata;
+    s3_flow_q <= s2_flow_q;
+    if (s3_send_q) fifo_q[wr_q] <= s3_flow_q;
   end
 
   assign init_done_o = done;
 
 `ifndef SYNTHESIS
-  // the early forwarding test agrees with its direct form (the interval test is left to
-  // the lockstep bench: the model's direct formula)
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      `LL_ASSERT(fwd_q == (wb_valid_q && wb_flow_q == s1_flow_q), ("dcqcn_np: early forwarding test disagrees"))
-      `LL_ASSERT(use_fwd_q == (fwd_q && wb_send_q), ("dcqcn_np: registered forwarding select disagrees"))
-    end
-  end
   // valid/ready: a CNP offered and not taken stays offered, with the same flow
   ll_vr_stable #(.W(QW)) u_vr_cnp (
     .clk_i (clk_i), .rst_ni (rst_ni), .valid_i (cnp_valid_o), .ready_i (cnp_ready_i),
@@ -185,7 +176,7 @@ module dcqcn_np #(
     if (rst_ni) begin
       `LL_ASSERT(32'(n_q) <= Depth, ("dcqcn_np: FIFO overflow"))
       // the occupancy and the FIFO pointers agree (the CNP read is the oldest entry)
-      `LL_ASSERT(n_q[1:0] == wr_q - rd_q, ("dcqcn_np: FIFO count %0d disagrees with pointers %0d/%0d", n_q, wr_q, rd_q))
+      `LL_ASSERT(n_q[2:0] == wr_q - rd_q, ("dcqcn_np: FIFO count %0d disagrees with pointers %0d/%0d", n_q, wr_q, rd_q))
       `LL_ASSERT(!(ce_valid_i && ce_ready_o && !done), ("dcqcn_np: accepted before init_done"))
     end
   end
