@@ -247,7 +247,10 @@ class DcqcnBench {
         in.cfg_addr = pick < kMapped ? regs::kReadable[pick] : pick == kMapped ? 0x7FCu : 0x046u;
       }
     }
-    in.cnpo_ready = !rng_.chance(25);
+    // NP output phases: now and then the CNP consumer stops for a while, so the NP's FIFO
+    // fills and its CE input stalls (the FIFO has room for three packets in flight)
+    if (cycle % 2000 == 0) cnpo_stall_until_ = cycle + (rng_.chance(50) ? rng_.range(20, 120) : 0);
+    in.cnpo_ready = cycle >= cnpo_stall_until_ && !rng_.chance(25);
     in.grant_ready = !rng_.chance(25);
     // RP CNPs: hot QPs half of the time (back-to-back RMW hazards)
     if (hold_cnp_) {
@@ -269,7 +272,7 @@ class DcqcnBench {
     if (hold_ce_) {
       in.ce_valid = true;
       in.ce_flow = held_.ce_flow;
-    } else if (rng_.chance(30)) {
+    } else if (rng_.chance(cycle < cnpo_stall_until_ ? 70 : 30)) {
       in.ce_valid = true;
       in.ce_flow = rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
     }
@@ -470,6 +473,7 @@ class DcqcnBench {
   uint32_t stage_first_ = 0, live_first_ = 0, stage_rmin_ = 1000, live_rmin_ = 1000;
   uint32_t stage_g_ = 8, live_g_ = 8;
   unsigned burst_ = 0;
+  uint64_t cnpo_stall_until_ = 0;
   bool last_stat_ctrl_ = false, hold_cnps_ = false;
 };
 
