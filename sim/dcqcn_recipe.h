@@ -64,19 +64,22 @@ class DcqcnRecipe final : public DcqcnCycle {
     const Call c(*this);
     advance_to(t);
     dcqcn::Inputs& in = p_->in;
-    cnps_.clear();
+    // a CNP taken since the last marked packet's window was not that packet's: the NP
+    // sends none on its own, so the window below was too short (a latency change)
+    if (!cnps_.empty()) fail("a CNP for flow " + std::to_string(cnps_.front()) + " came after its packet's " + std::to_string(kNpCycles) + "-cycle window");
     in.ce_valid = true;
     in.ce_flow = flow;
     until([](const dcqcn::Outputs& o) { return o.ce_ready; }, "ce_ready");
     in.ce_valid = false;
-    // accepted at that edge; S1 decides and pushes at the next, the CNP leaves at the one
-    // after (cnpo_ready is high): kNpCycles cover it.
+    // accepted at that edge; the NP decides in S2 and pushes from S3, and the CNP leaves the
+    // FIFO at the edge after (cnpo_ready is high): kNpCycles cover it.
     for (unsigned i = 0; i < kNpCycles; ++i) step();
     bool sent = false;
     for (uint32_t f : cnps_) {
       if (f != flow) fail("a CNP for flow " + std::to_string(f) + " after a marked packet of flow " + std::to_string(flow));
       sent = true;
     }
+    cnps_.clear();
     return sent;
   }
   // Wheel: qp's next packet (bytes) becomes ready at tick t (one token per QP).
@@ -106,7 +109,7 @@ class DcqcnRecipe final : public DcqcnCycle {
   }
 
  private:
-  static constexpr unsigned kNpCycles = 3, kMaxWait = 1u << 16;
+  static constexpr unsigned kNpCycles = 4, kMaxWait = 1u << 16;
   struct Call {
     explicit Call(DcqcnRecipe& r) : r_(r), t0_(std::chrono::steady_clock::now()) { r_.p_->at_transaction(); }
     ~Call() {
