@@ -45,6 +45,10 @@ Options parse_args(int argc, char** argv, const std::string& block) {
   app.add_option("--out", o.out, "directory for reports and waveforms")->capture_default_str();
   app.add_flag("!--no-wave", o.wave, "on a mismatch, do not re-run with tracing to write a VCD");
   app.add_option("--wave-from", o.wave_from, "trace from this cycle (set by the re-run)")->check(ll::cli::Count);
+  app.add_option("--inject-mismatch", o.inject_mismatch,
+                 "report a mismatch at this cycle (tests the report and the waveform re-run)")
+      ->check(ll::cli::Count)
+      ->group("");
   app.add_option("--stop-after", o.stop_after,
                  "end the run after this cycle, with the stimulus of the full --cycles run (set by the re-run)")
       ->check(ll::cli::Count);
@@ -147,7 +151,17 @@ std::string hex(uint64_t v) {
 void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd) {
   // The run is deterministic for a seed: run again with tracing from a window before the
   // mismatch, stopping right after it.
-  std::vector<std::string> args = o.argv;
+  // The re-run checks no coverage bins (it stops at the mismatch): drop --bins FILE and
+  // --bins=FILE (an empty --bins is refused by the option's existing-file check).
+  std::vector<std::string> args;
+  for (size_t i = 0; i < o.argv.size(); ++i) {
+    if (i > 0 && o.argv[i] == "--bins") {
+      ++i;
+      continue;
+    }
+    if (i > 0 && o.argv[i].rfind("--bins=", 0) == 0) continue;
+    args.push_back(o.argv[i]);
+  }
   const uint64_t from = cycle > 2000 ? cycle - 2000 : 0;
   args.push_back("--wave-from");
   args.push_back(std::to_string(from));
@@ -155,8 +169,6 @@ void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd) 
   // shorter --cycles would be a different run
   args.push_back("--stop-after");
   args.push_back(std::to_string(cycle + 1));
-  args.push_back("--bins");
-  args.push_back("");
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);

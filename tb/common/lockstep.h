@@ -47,6 +47,8 @@ struct Options {
   int64_t wave_from = -1;        // >= 0: trace from this cycle (set by the re-run)
   uint64_t stop_after = 0;       // > 0: end the run after this cycle; the stimulus stays that
                                  // of the full --cycles run (set by the re-run)
+  uint64_t inject_mismatch = 0;  // > 0: report a mismatch at this cycle (the harness's own
+                                 // test of the mismatch report and the waveform re-run)
   unsigned min_hits = 10;
   bool list_sets = false;        // print the parameter sets and exit
   std::vector<std::string> argv; // for the re-run
@@ -295,9 +297,11 @@ int run_lockstep(const Options& o, const Params& params) {
       const Out act = bench->sample();
       const Out exp = bench->expected(in);
       ++compared;
-      if (!(act == exp)) {  // every field of the block's output list (port_struct.h)
+      const bool injected = o.inject_mismatch > 0 && c == o.inject_mismatch;
+      if (!(act == exp) || injected) {  // every field of the block's output list (port_struct.h)
         std::cout << "MISMATCH in tb " << o.block << " set " << o.set << " seed " << o.seed
-                  << " at cycle " << c << "\n  inputs:   " << B::show(in)
+                  << " at cycle " << c << (injected ? " (injected by --inject-mismatch)" : "")
+                  << "\n  inputs:   " << B::show(in)
                   << "\n  expected: " << to_string(exp) << "\n  actual:   " << to_string(act) << "\n";
 #if LL_TRACE
         if (tfp) {
