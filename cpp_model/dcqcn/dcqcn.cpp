@@ -105,8 +105,8 @@ bool NpCyc::decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval) {
 }
 
 // The packet is accepted (S0), takes the coalescing interval in S1, decides in S2 on its
-// entry as every packet ahead of it left it (the RTL's read and the words it forwards) and
-// writes it back at that edge, and pushes its CNP from S3.
+// entry as every packet ahead of it left it (what the RTL's read at acceptance and the two
+// words it forwards give) and writes it back at that edge, and pushes its CNP from S3.
 bool NpCyc::clock(const In& in) {
   if (!in.rst_n) {
     reset();
@@ -122,8 +122,9 @@ bool NpCyc::clock(const In& in) {
   }
   const bool push = s3_send_;
   const bool pop = out_valid() && in.out_ready;
-  if (!done) ram_.clock(acc, in.ce_flow, true, sweep_.addr(), NpEntry{});
-  else ram_.clock(acc, in.ce_flow, s2_.valid, s2_.flow, e);
+  // (no read port: S2 takes its entry from ram_.at above)
+  if (!done) ram_.clock(false, 0, true, sweep_.addr(), NpEntry{});
+  else ram_.clock(false, 0, s2_.valid, s2_.flow, e);
   if (pop) {
     rd_ = (rd_ + 1) % kFifo;
     --fifo_n_;

@@ -194,6 +194,27 @@ class Coverage {
   Slot cache_[kCache];
 };
 
+// The keys (a queue, a flow) of the events a bench saw accepted in its last N cycles, for
+// coverage of read-modify-write coincidences: an event against one on the same key
+// accepted `ago` cycles before it. push() once per cycle (valid false: no such event).
+template <unsigned N>
+class RecentKeys {
+ public:
+  void push(bool valid, uint32_t key) {
+    for (unsigned i = N - 1; i > 0; --i) slot_[i] = slot_[i - 1];
+    slot_[0] = Slot{valid, key};
+  }
+  // an event with `key` was pushed `ago` (1..N) cycles ago
+  bool at(unsigned ago, uint32_t key) const { return slot_[ago - 1].valid && slot_[ago - 1].key == key; }
+
+ private:
+  struct Slot {
+    bool valid = false;
+    uint32_t key = 0;
+  };
+  Slot slot_[N];
+};
+
 std::string hex(uint64_t v);
 void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd);
 

@@ -126,11 +126,10 @@ class DcqcnBench {
     // the NP's entry words a CE packet takes from its pipeline instead of the RAM: those of
     // the CE packets of its flow accepted 1 and 2 cycles before it
     if (in.rst_n && ce_acc) {
-      if (ce_recent_[0].valid && ce_recent_[0].flow == in.ce_flow) cov_.hit("np_forward_back_to_back");
-      if (ce_recent_[1].valid && ce_recent_[1].flow == in.ce_flow) cov_.hit("np_forward_gap_1");
+      if (ce_recent_.at(1, in.ce_flow)) cov_.hit("np_forward_back_to_back");
+      if (ce_recent_.at(2, in.ce_flow)) cov_.hit("np_forward_gap_1");
     }
-    ce_recent_[1] = ce_recent_[0];
-    ce_recent_[0] = CeRecent{in.rst_n && ce_acc, in.ce_flow};
+    ce_recent_.push(in.rst_n && ce_acc, in.ce_flow);
     hold_ce_ = in.rst_n && in.ce_valid && !ce_acc;
     hold_cnp_ = in.rst_n && in.cnp_valid && !cnp_acc;
     hold_sent_ = in.rst_n && in.sent_valid && !sent_acc;
@@ -459,11 +458,7 @@ class DcqcnBench {
   std::deque<CfgOp> ops_;
   bool programmed_ = false, nic_ = true, per_pkt_ = false, traffic_ = false;
   bool hold_ce_ = false, hold_cnp_ = false, hold_sent_ = false, hold_enq_ = false;
-  struct CeRecent {  // a CE packet accepted in a recent cycle, and its flow
-    bool valid = false;
-    uint32_t flow = 0;
-  };
-  CeRecent ce_recent_[2];
+  ll::tb::RecentKeys<2> ce_recent_;  // the flows of the CE packets accepted in the last 2 cycles
   uint64_t next_reprogram_ = 0;
   In held_;
   // post-reset read-back and delayed programming

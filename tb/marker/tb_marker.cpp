@@ -94,13 +94,11 @@ class MarkerBench {
     // the EWMA words an event must take from the pipeline instead of the RAM: those of
     // enqueues to its queue accepted 1, 2 or 3 cycles before it (three forwarding paths)
     if (in.rst_n && accepted) {
-      if (recent_[0].enq && recent_[0].queue == in.ev_queue) cov_.hit("ewma_forward_back_to_back");
-      if (recent_[1].enq && recent_[1].queue == in.ev_queue) cov_.hit("ewma_forward_gap_1");
-      if (recent_[2].enq && recent_[2].queue == in.ev_queue) cov_.hit("ewma_forward_gap_2");
+      if (recent_enq_.at(1, in.ev_queue)) cov_.hit("ewma_forward_back_to_back");
+      if (recent_enq_.at(2, in.ev_queue)) cov_.hit("ewma_forward_gap_1");
+      if (recent_enq_.at(3, in.ev_queue)) cov_.hit("ewma_forward_gap_2");
     }
-    recent_[2] = recent_[1];
-    recent_[1] = recent_[0];
-    recent_[0] = Recent{in.rst_n && accepted && !in.ev_deq, in.ev_queue};
+    recent_enq_.push(in.rst_n && accepted && !in.ev_deq, in.ev_queue);
     if (!in.rst_n) {
       programmed_ = false;  // profiles and qmap return to reset values
       ops_.clear();
@@ -528,11 +526,7 @@ class MarkerBench {
   uint32_t qmax_ = 0;
   std::deque<CfgOp> ops_;
   bool programmed_ = false, hold_ = false, in_flight_ = false;
-  struct Recent {  // an enqueue accepted in a recent cycle, and its queue
-    bool enq = false;
-    uint32_t queue = 0;
-  };
-  Recent recent_[3];
+  ll::tb::RecentKeys<3> recent_enq_;  // the queues of the enqueues accepted in the last 3 cycles
   uint64_t next_reprogram_ = 0;
   // post-reset read-back and delayed programming
   std::vector<uint32_t> probe_{std::begin(regs::kReadable), std::end(regs::kReadable)};
