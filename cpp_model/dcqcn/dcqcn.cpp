@@ -351,7 +351,10 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
   const uint64_t now = in.now, rate = in.rate;
   const uint32_t rate_qp = in.rate_qp, enq_qp = in.enq_qp, enq_bytes = in.enq_bytes;
   Pulses p;
+  const uint64_t now_prev = prev_now_;
+  prev_now_ = now;
   if (!rst_n) {
+    prev_adv_ = false;
     reset();
     return p;
   }
@@ -373,6 +376,7 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
   const bool g_accept = g_valid_ && grant_ready;
 
   // pop, phase B (list updates happen "at the edge": compute from pre-edge state)
+  bool to_c = false;
   if (p_state_ == 1) {
     const size_t ps = p_slot_;
     const bool single = tail_[ps] == p_qp_;
@@ -389,19 +393,34 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
       const uint64_t base = nowq > slack ? nowq - slack : 0;
       link_free_ = std::max(base, link_free_) + static_cast<uint64_t>(info.bytes + cfg_.IfgBytes) * ltpb_;
     } else {
-      p.reinsert = true;
-      append(std::min(abs_slot(info.t_dep), horizon), p_qp_);
+      // popped before its slot (parked beyond the horizon): re-inserted in phase C, into
+      // its slot clamped to the horizon (the drain pointer does not move in phases B, C)
+      to_c = true;
+      rei_slot_ = std::min(abs_slot(info.t_dep), horizon);
     }
-  } else if (g_accept) {
-    g_valid_ = false;
+  } else {
+    if (p_state_ == 2) {
+      p.reinsert = true;
+      append(rei_slot_, p_qp_);
+    }
+    if (g_accept) g_valid_ = false;
   }
-  // enqueue insertion
+  // enqueue insertion: the departure uses the now of the previous cycle (the RTL forms it
+  // and its slot a cycle ahead), the horizon of this one; its slot is never behind the
+  // drain pointer (the pointer moves only while it is behind now's slot)
   if (ins_go) {
-    const uint64_t d = std::max(nowq, e_tl_);  // departure: the QP's serialisation slot is free
+    const uint64_t d = std::max(now_prev << kTimeFrac, e_tl_);  // the QP's serialisation slot is free
     tlast_ram_.clock(false, 0, true, e_qp_, d + e_quo_);
     info_ram_.clock(false, 0, true, e_qp_, TokenInfo{d, e_bytes_});
     append(std::min(abs_slot(d), horizon), e_qp_);
+    p.ins_clamped = abs_slot(d) > horizon;
+    p.ins_clamped_adv = p.ins_clamped && prev_adv_;
+    p.ins_now_moved = (now_prev << kTimeFrac) > e_tl_ && std::min(abs_slot(d), horizon) != std::min(cur_abs, horizon);
+  } else if (e_state_ == Enq::Insert) {
+    p.ins_held_b = p_state_ == 1;
+    p.ins_held_c = p_state_ == 2;
   }
+  prev_adv_ = adv;
   // read ports and remaining writes of this edge
   if (!done) {
     rate_ram_.clock(acc, enq_qp, true, sweep_.addr(), cfg_.line_bps());
@@ -418,7 +437,7 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     p_qp_ = head_rs;
     p_slot_ = static_cast<uint32_t>(rs);
   } else {
-    p_state_ = 0;
+    p_state_ = to_c ? 2 : 0;
   }
   if (adv) {
     ++rel_abs_;

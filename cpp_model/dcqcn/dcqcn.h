@@ -265,6 +265,12 @@ class WheelCyc {
   struct Pulses {
     bool reinsert = false;
     bool wrap = false;   // the drain pointer passed slot Slots-1 -> 0
+    // coverage of the insertion (the RTL forms its departure and slot a cycle ahead)
+    bool ins_held_b = false;        // an insertion waits for a pop's phase B
+    bool ins_held_c = false;        // ... for a re-insertion (phase C)
+    bool ins_clamped = false;       // an insertion into the horizon slot
+    bool ins_clamped_adv = false;   // ... of a horizon that moved at the last edge
+    bool ins_now_moved = false;     // an insertion at now whose slot now's value of this cycle would change
   };
   // One cycle's inputs, by name (dcqcn_wheel's ports; zero = in reset).
   struct In {
@@ -310,9 +316,13 @@ class WheelCyc {
   unsigned e_cnt_ = 0;
   uint32_t e_qp_ = 0, e_bytes_ = 0;
   uint64_t e_num_ = 0, e_den_ = 0, e_rem_ = 0, e_quo_ = 0, e_tl_ = 0;
-  // pop path: 0 idle, 1 data
+  // pop path: 0 idle, 1 phase B (data: unlink, grant), 2 phase C (re-insert a token
+  // popped before its slot into rei_slot_)
   unsigned p_state_ = 0;
   uint32_t p_qp_ = 0, p_slot_ = 0;
+  uint64_t rei_slot_ = 0;
+  uint64_t prev_now_ = 0;   // now of the previous cycle: an insertion's departure uses it
+  bool prev_adv_ = false;   // the drain pointer moved at the last edge (coverage only)
   bool g_valid_ = false;
   uint32_t g_qp_ = 0, g_bytes_ = 0;
   uint64_t g_dep_ = 0;

@@ -61,8 +61,14 @@ module dcqcn_wheel #(
   localparam logic [63:0] LINE = 64'(LineRateMbps) * 64'd1000000;
   localparam logic [63:0] LTPB = (TPS * 64'd8 + LINE - 64'd1) / LINE;  // ticks/byte at line, Q.16, rounded up
   localparam logic [127:0] NUMMAX = ((128'd1 << BytesW) - 128'd1 + 128'(IfgBytes)) * 128'd8 * 128'(TPS);
-  localparam logic [63:0] SLACK = 64'd1 << (TF + SlotLog2);
+  localparam int SLs = TF + SlotLog2;                 // slack = 2^SLs (Q.16 ticks of a slot)
+  localparam logic [63:0] SLACK = 64'd1 << SLs;
+  localparam logic [63:0] LIFG = 64'(IfgBytes) * LTPB;    // the line time of the Ifg bytes
   localparam int DivCycles = 64 / DivBits;
+  localparam int DivR = (DivBits < 4) ? DivBits : 4;   // quotient bits a divider step
+  localparam int DivK = (1 << DivR) - 1;                // the largest digit
+  localparam int NOdd = (DivK + 1) / 2;                 // odd multiples of den registered
+  localparam int MW   = RW + DivR;                      // a multiple k * den, k <= DivK
 
   initial begin
     if (Queues < 2 || Queues > 65536) $error("dcqcn_wheel: Queues must be in 2..65536");
@@ -85,16 +91,18 @@ module dcqcn_wheel #(
     .clk_i(clk_i), .rst_ni(rst_ni), .we_o(sw_we), .addr_o(sw_addr), .done_o(done)
   );
 
-  logic acc, pop_start, adv, behind, ins_go, pb, due, single, app_en, g_accept;
+  logic acc, pop_start, adv, behind, ins_go, pb, pc, due, single, app_en, g_accept;
   logic [RW-1:0] rate_rd;
   logic [63:0]   tl_rd;
   logic [QW-1:0] nxt_rd;
   logic [64+BytesW-1:0] info_rd;
   logic [QW-1:0] app_qp, app_waddr;
-  logic [SW-1:0] app_slot, rs;
-  logic [63:0]   ins_d, nowq, base;
-  logic [XW-1:0] cur_abs, ins_abs, rei_abs, d_abs_info, tl_abs;
-  logic [63:0]   tl_next, link_add, link_next;
+  logic [SW-1:0] app_slot, rs, ins_slot_n, rei_slot_n, hor_n;
+  logic [63:0]   ins_d, nowq, line_time;
+  logic [64:0]   since_link;
+  logic          use_now;
+  logic [XW-1:0] cur_abs, d_abs_info, tl_abs;
+  logic [63:0]   tl_next;
   logic          now_late;
   logic [BytesW-1:0] g_bytes_d;
 
@@ -112,12 +120,12 @@ module dcqcn_wheel #(
   logic [QW-1:0] e_qp_q;
   logic [BytesW-1:0] e_bytes_q;
   logic [63:0]   e_num_q, e_quo_q, e_tl_q;
-  logic [RW-1:0] e_den_q;
-  logic [RW+1:0] e_den3_q;   // 3 * e_den_q
-  logic [RW:0]   e_rem_q;
-  logic          p_state_q;
+  logic [MW-1:0] e_odd_q [NOdd];   // k * den for the odd k < 2^DivR (e_odd_q[0] = den)
+  logic [RW-1:0] e_rem_q;
+  logic          p_state_q, pc_q;   // pop phase B; phase C (re-insertion)
   logic [QW-1:0] p_qp_q;
-  logic [SW-1:0] p_slot_q;
+  logic [SW-1:0] p_slot_q, rei_slot_q, ins_slot_q;
+  logic [63:0]   ins_d_q;
   logic [XW-1:0] rel_q, horizon_q;   // horizon_q = rel_q + Slots - 1
   logic [Slots-1:0] empty_q;
   logic [QW-1:0] head_q [Slots];
@@ -126,6 +134,8 @@ module dcqcn_wheel #(
   logic [QW-1:0] g_qp_q;
   logic [BytesW-1:0] g_bytes_q;
   logic [63:0]   link_q;
+  logic          lpend_q, lsel_q;   // link to form this cycle; from now (else from link)
+  logic [63:0]   lnow_q, ladd_q;    // now and the line time of the last grant
 
   ll_ram_1r1w #(.Width(64), .Depth(Queues)) u_tlast (
     .clk_i(clk_i), .we_i(done ? ins_go : sw_we), .waddr_i(done ? e_qp_q : sw_addr),
@@ -136,7 +146,7 @@ module dcqcn_wheel #(
     .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(nxt_rd)
   );
   ll_ram_1r1w #(.Width(64 + BytesW), .Depth(Queues)) u_info (
-    .clk_i(clk_i), .we_i(ins_go), .waddr_i(e_qp_q), .wdata_i({e_bytes_q, ins_d}),
+    .clk_i(clk_i), .we_i(ins_go), .waddr_i(e_qp_q), .wdata_i({e_bytes_q, ins_d_q}),
     .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(info_rd)
   );
 
@@ -146,80 +156,128 @@ module dcqcn_wheel #(
     cur_abs    = XW'(now_i) >> SlotLog2;
     rs         = rel_q[SW-1:0];
     acc        = enq_ready_o && enq_valid_i;
-    behind     = done && !p_state_q && rel_q <= cur_abs;
+    behind     = done && !p_state_q && !pc_q && rel_q <= cur_abs;
     pop_start  = behind && !empty_q[rs] && !g_valid_q && nowq >= link_q && e_state_q != EnqInsert;
     adv        = behind && empty_q[rs] && rel_q < cur_abs;
-    ins_go     = e_state_q == EnqInsert && !p_state_q;
+    ins_go     = e_state_q == EnqInsert && !p_state_q && !pc_q;
     pb         = p_state_q;
+    pc         = pc_q;
     d_abs_info = XW'(info_rd[63:0] >> (TF + SlotLog2));
     g_bytes_d  = info_rd[64 +: BytesW];
     due        = d_abs_info <= cur_abs;
     single     = tail_q[p_slot_q] == p_qp_q;
     g_accept   = g_valid_q && grant_ready_i;
-    // d = max(now, t_last), its slot clamped to the horizon, and t_last := d + quotient:
-    // both candidates of d are clamped and summed side by side, then one is picked
+    // The insertion's departure d = max(now, t_last) and its slot, clamped to the horizon,
+    // are formed every cycle and registered (ins_d_q, ins_slot_q): an insertion uses the
+    // now of the cycle before it and the horizon of its own cycle. Both candidates of d
+    // are compared with the horizon side by side; a slot beyond it is the horizon's (of
+    // the next cycle: + 1 if the drain pointer moves at this edge). d's slot is never
+    // behind the next cycle's drain pointer: the pointer moves only while it is behind
+    // now's slot.
     now_late   = nowq > e_tl_q;
     ins_d      = now_late ? nowq : e_tl_q;
     tl_abs     = XW'(e_tl_q >> (TF + SlotLog2));
-    ins_abs    = now_late ? ((cur_abs < horizon_q) ? cur_abs : horizon_q)
-                          : ((tl_abs < horizon_q) ? tl_abs : horizon_q);
-    tl_next    = now_late ? nowq + e_quo_q : e_tl_q + e_quo_q;
-    rei_abs    = (d_abs_info < horizon_q) ? d_abs_info : horizon_q;
-    app_en     = (pb && !due) || ins_go;
-    app_slot   = pb ? SW'(rei_abs) : SW'(ins_abs);
-    app_qp     = pb ? p_qp_q : e_qp_q;
+    hor_n      = horizon_q[SW-1:0] + (adv ? SW'(1) : SW'(0));
+    if (now_late) ins_slot_n = (cur_abs <= horizon_q) ? cur_abs[SW-1:0] : hor_n;
+    else          ins_slot_n = (tl_abs <= horizon_q) ? tl_abs[SW-1:0] : hor_n;
+    tl_next    = ins_d_q + e_quo_q;
+    // a token popped before its slot (parked beyond the horizon) is re-inserted in phase C
+    // into its slot clamped to the horizon (the pointer does not move in phases B and C)
+    rei_slot_n = (d_abs_info <= horizon_q) ? d_abs_info[SW-1:0] : horizon_q[SW-1:0];
+    app_en     = pc || ins_go;
+    app_slot   = pc ? rei_slot_q : ins_slot_q;
+    app_qp     = pc ? p_qp_q : e_qp_q;
     app_waddr  = tail_q[app_slot];
-    base       = (nowq > SLACK) ? nowq - SLACK : 64'd0;
-    // the pacer: link := max(base, link) + the packet's line time, both sums side by side
-    link_add   = (64'(g_bytes_d) + 64'(IfgBytes)) * LTPB;
-    link_next  = (base > link_q) ? base + link_add : link_q + link_add;
+    // the pacer: link := max(now - slack, link) + the packet's line time (bytes + Ifg) * LTPB
+    // (now - slack floored at 0), over two cycles: phase B registers the choice, now and
+    // the line time (lsel_q, lnow_q, ladd_q), the cycle after it forms link (lpend_q). No
+    // pop can start in that cycle (the grant of phase B is still offered: g_valid_q), so
+    // every pop start sees the link of every grant before it. now - slack > link is
+    // now - link > slack: one subtraction, then a test of its high bits (slack = 2^SLs)
+    since_link = {1'b0, nowq} - {1'b0, link_q};
+    use_now    = !since_link[64] && (since_link[63:SLs] > (64 - SLs)'(1)
+                                     || (since_link[63:SLs] == (64 - SLs)'(1) && since_link[SLs-1:0] != '0));
+    line_time  = 64'(g_bytes_d) * LTPB + LIFG;
   end
 
   assign enq_ready_o   = done && e_state_q == EnqIdle;
   assign grant_valid_o = g_valid_q;
   assign grant_qp_o    = g_qp_q;
   assign grant_bytes_o = g_bytes_q;
-  assign reinsert_o    = pb && !due;
+  assign reinsert_o    = pc;
   assign init_done_o   = done;
 
   // ---- divider step
-  // Radix 4: each step takes two numerator bits and subtracts den, 2 den and 3 den side by
-  // side (3 den registered with den), so a cycle of DivBits quotient bits is DivBits / 2
-  // subtract-and-select steps deep instead of DivBits. DivBits = 1 takes one radix-2 step.
-  // Restoring either way: the quotient and remainder are those of the bit-serial divider.
-  logic [63:0] dv_num, dv_quo;
-  logic [RW:0] dv_rem;
+  // Radix 2^DivR, DivR = min(DivBits, 4) quotient bits a step, DivBits / DivR steps a cycle:
+  // a step appends DivR numerator bits to the partial remainder r (< den) and compares the
+  // result with every multiple k * den, k = 1 .. 2^DivR - 1, side by side (the odd ones are
+  // registered when the rate is read, the even ones are shifts of them); the digit is the
+  // largest k that leaves no borrow and the new remainder is that difference, picked by a
+  // one-hot AND-OR. So a cycle of 4 quotient bits is one subtract-and-select deep.
+  // Restoring: the quotient and remainder are those of the bit-serial divider.
+  // k = (2 * odd_of(k) + 1) << tz_of(k): k * den is e_odd_q[odd_of(k)] << tz_of(k)
+  function automatic int tz_of(input int k);
+    tz_of = 0;
+    while (((k >> tz_of) & 1) == 0) tz_of = tz_of + 1;
+  endfunction
+  function automatic int odd_of(input int k);
+    odd_of = (k >> tz_of(k)) / 2;
+  endfunction
+
+  // the odd multiples of den when the rate is read: one shift-and-add each (11 and 13 den
+  // from 3 den)
+  logic [MW-1:0] odd_n [NOdd];
   always_comb begin
-    logic [RW+2:0] r4, t1, t2, t3;   // one bit wider than a partial remainder: t* sign
+    logic [MW-1:0] d1, d3;
+    d1 = MW'(rate_rd);
+    d3 = (d1 << 1) + d1;
+    for (int j = 0; j < NOdd; j++) begin
+      case (2 * j + 1)
+        1:       odd_n[j] = d1;
+        3:       odd_n[j] = d3;
+        5:       odd_n[j] = (d1 << 2) + d1;
+        7:       odd_n[j] = (d1 << 3) - d1;
+        9:       odd_n[j] = (d1 << 3) + d1;
+        11:      odd_n[j] = (d3 << 2) - d1;
+        13:      odd_n[j] = (d3 << 2) + d1;
+        default: odd_n[j] = (d1 << 4) - d1;   // 15
+      endcase
+    end
+  end
+
+  logic [63:0] dv_num, dv_quo;
+  logic [RW-1:0] dv_rem;
+  always_comb begin
+    logic [MW-1:0] r;              // the remainder with the step's numerator bits
+    logic [MW:0]   t;              // r - k * den and its borrow
+    logic [DivK:0] ge;             // ge[k]: r >= k * den (ge[0] = 1)
+    logic [RW-1:0] diff [DivK+1];  // r - k * den (low RW bits: < den where it is taken)
+    logic [RW-1:0] rem;
+    logic [DivR-1:0] digit;
     dv_num = e_num_q;
     dv_quo = e_quo_q;
     dv_rem = e_rem_q;
-    if (DivBits == 1) begin
-      dv_rem = {dv_rem[RW-1:0], dv_num[63]};
-      dv_num = {dv_num[62:0], 1'b0};
-      dv_quo = {dv_quo[62:0], 1'b0};
-      if (dv_rem >= {1'b0, e_den_q}) begin
-        dv_rem    = dv_rem - {1'b0, e_den_q};
-        dv_quo[0] = 1'b1;
+    for (int i = 0; i < DivBits / DivR; i++) begin
+      r      = {dv_rem, dv_num[63 -: DivR]};
+      dv_num = dv_num << DivR;
+      dv_quo = dv_quo << DivR;
+      ge[0]   = 1'b1;
+      diff[0] = r[RW-1:0];
+      for (int k = 1; k <= DivK; k++) begin
+        t       = {1'b0, r} - {1'b0, e_odd_q[odd_of(k)] << tz_of(k)};
+        ge[k]   = !t[MW];
+        diff[k] = t[RW-1:0];
       end
-    end else begin
-      for (int i = 0; i < DivBits / 2; i++) begin
-        r4     = {1'b0, dv_rem[RW-1:0], dv_num[63:62]};   // dv_rem < den: RW bits
-        dv_num = {dv_num[61:0], 2'b00};
-        dv_quo = {dv_quo[61:0], 2'b00};
-        t1 = r4 - {3'b000, e_den_q};
-        t2 = r4 - {2'b00, e_den_q, 1'b0};
-        t3 = r4 - {1'b0, e_den3_q};
-        if (!t3[RW+2]) begin
-          dv_rem = t3[RW:0]; dv_quo[1:0] = 2'd3;
-        end else if (!t2[RW+2]) begin
-          dv_rem = t2[RW:0]; dv_quo[1:0] = 2'd2;
-        end else if (!t1[RW+2]) begin
-          dv_rem = t1[RW:0]; dv_quo[1:0] = 2'd1;
-        end else begin
-          dv_rem = r4[RW:0];
+      rem   = '0;
+      digit = '0;
+      for (int k = 0; k <= DivK; k++) begin
+        if (ge[k] && (k == DivK || !ge[(k == DivK) ? k : k + 1])) begin
+          rem   = rem | diff[k];
+          digit = digit | DivR'(k);
         end
       end
+      dv_rem = rem;
+      dv_quo[DivR-1:0] = digit;
     end
   end
 
@@ -228,24 +286,31 @@ module dcqcn_wheel #(
       e_state_q <= EnqIdle;
       e_cnt_q   <= '0;
       p_state_q <= 1'b0;
+      pc_q      <= 1'b0;
       rel_q     <= '0;
       horizon_q <= XW'(Slots) - XW'(1);
       empty_q   <= '1;
       g_valid_q <= 1'b0;
       link_q    <= '0;
+      lpend_q   <= 1'b0;
     end else begin
       // pop, phase B: unlink the head, then grant or re-insert
       if (pb) begin
         if (single) empty_q[p_slot_q] <= 1'b1;
         if (due) begin
           g_valid_q <= 1'b1;
-          link_q    <= link_next;
+          lpend_q   <= 1'b1;
         end
       end else if (g_accept) begin
         g_valid_q <= 1'b0;
       end
       if (app_en && empty_q[app_slot]) empty_q[app_slot] <= 1'b0;
       p_state_q <= pop_start;
+      pc_q      <= pb && !due;
+      if (lpend_q) begin
+        lpend_q <= 1'b0;
+        link_q  <= lsel_q ? lnow_q + ladd_q - SLACK : link_q + ladd_q;
+      end
       if (adv) begin
         rel_q     <= rel_q + 1'b1;
         horizon_q <= horizon_q + 1'b1;
@@ -275,11 +340,17 @@ module dcqcn_wheel #(
     if (pb && due) begin
       g_qp_q    <= p_qp_q;
       g_bytes_q <= g_bytes_d;
+      lsel_q    <= use_now;
+      lnow_q    <= nowq;
+      ladd_q    <= line_time;
     end
     if (pop_start) begin
       p_qp_q   <= head_q[rs];
       p_slot_q <= rs;
     end
+    if (pb) rei_slot_q <= rei_slot_n;
+    ins_d_q    <= ins_d;
+    ins_slot_q <= ins_slot_n;
     case (e_state_q)
       2'd0: if (acc) begin
         e_qp_q    <= enq_qp_i;
@@ -287,8 +358,7 @@ module dcqcn_wheel #(
       end
       2'd1: begin
         e_num_q <= (64'(e_bytes_q) + 64'(IfgBytes)) * 64'd8 * TPS;
-        e_den_q <= rate_rd;
-        e_den3_q <= {2'b00, rate_rd} + {1'b0, rate_rd, 1'b0};
+        for (int j = 0; j < NOdd; j++) e_odd_q[j] <= odd_n[j];
         e_tl_q  <= tl_rd;
         e_rem_q <= '0;
         e_quo_q <= '0;

@@ -436,6 +436,11 @@ class DcqcnBench {
     if (c.np_suppressed) cov_.hit("np_coalesce_suppressed");
     if (c.wheel.wrap) cov_.hit("wheel_wrap");
     if (c.wheel.reinsert) cov_.hit("wheel_beyond_horizon");
+    if (c.wheel.ins_held_b) cov_.hit("wheel_insert_behind_pop");
+    if (c.wheel.ins_held_c) cov_.hit("wheel_insert_behind_reinsert");
+    if (c.wheel.ins_clamped) cov_.hit("wheel_insert_clamped");
+    if (c.wheel.ins_clamped_adv) cov_.hit("wheel_insert_clamped_after_advance");
+    if (c.wheel.ins_now_moved) cov_.hit("wheel_insert_now_moved");
   }
 
   dq::Config cfg_;
