@@ -5,14 +5,17 @@
 // i.e. the spec's t_next = max(now, t_last) + size*8/Rc kept as t_last, with the token
 // released at the start of its serialisation slot: an idle QP banks no credit, and a
 // backlogged QP's departures are spaced exactly by its rate whatever the release lag.
-// The division is restoring, DivBits quotient bits a cycle (64/DivBits cycles), radix 4.
+// The division is restoring, DivBits quotient bits a cycle (64/DivBits cycles), up to four
+// a step (radix 16: the remainder against all fifteen multiples of the rate side by side).
 // Tokens wait in Slots FIFO lists (head/tail flops per slot, next pointers in RAM), slot
 // = floor(d / 2^SlotLog2 ticks); a departure beyond the horizon (rel + Slots - 1) is
 // parked in the last slot and re-inserted when that slot is served (never released
 // before its own slot). The drain pointer serves the oldest slot first, FIFO within a
-// slot (fair among QPs due together), one token per two cycles, and a line-rate pacer
-// (token bucket one slot deep) keeps the aggregate at the line rate. A granted token
-// leaves on grant_* (valid/ready): the deferred completion to the host side.
+// slot (fair among QPs due together), one token per two cycles (a third, phase C, for a
+// token re-inserted), and a line-rate pacer (token bucket one slot deep) keeps the
+// aggregate at the line rate. An insertion's departure and slot are formed a cycle ahead
+// (it uses the now of the cycle before it). A granted token leaves on grant_*
+// (valid/ready): the deferred completion to the host side.
 // Rates come from the RP (rate_we_i) into a per-QP rate RAM.
 // One token per QP at a time: the host enqueues a QP's next packet after its grant.
 // C++ twin: ll::dcqcn::WheelCyc in cpp_model/dcqcn/dcqcn.cpp.
@@ -294,7 +297,7 @@ module dcqcn_wheel #(
       link_q    <= '0;
       lpend_q   <= 1'b0;
     end else begin
-      // pop, phase B: unlink the head, then grant or re-insert
+      // pop, phase B: unlink the head, then grant it or hand it to phase C (re-insertion)
       if (pb) begin
         if (single) empty_q[p_slot_q] <= 1'b1;
         if (due) begin
