@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Worst setup slack per register of a synthesised configuration (OpenSTA), so a designer
+sees which pipeline stages miss the clock, not only the one worst path the report shows.
+
+It reuses the work directory `make synth` (scripts/synth.py) left for the configuration:
+the STA script's set-up (Liberty files, the SG13G2 netlist with its memory black boxes,
+the constraints), then `report_checks -format end` with one path per endpoint. Each
+endpoint flip-flop (ll_ff_<n>) is named by the net its Q drives in the netlist (an RTL
+register name where Yosys kept one), and bits of one register are folded into one row.
+
+usage: sta_endpoints.py --block B --config C [--out DIR] [--top N]
+  --out   synthesis work root (default build/synth, as scripts/synth.py)
+  --top   rows to print (default 30; 0 = all)
+Exit 1 with one error line if the work directory or its STA files are missing.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# "ll_ff_12/D (sg13g2_dfrbp_1)  required  arrival  slack" or "port[3] (output) ..."
+ENDPOINT_RE = re.compile(r"^(\S+?)(?:/\S+)?\s+\(\S+\)\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s+(-?[0-9.]+)")
+FF_RE = re.compile(r"\b(sg13g2_\w+)\s+(ll_ff_\d+)\s*\((.*?)\);", re.S)
+
+
+def die(msg):
+    print(f"sta_endpoints: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def setup_lines(sta_tcl):
+    """The STA script up to its first report: reading, linking and constraints."""
+    lines = []
+    with open(sta_tcl) as f:
+        for line in f:
+            if line.startswith("puts \"LL_STA_BEGIN_CHECKS\""):
+                return lines
+            lines.append(line)
+    die(f"{sta_tcl} has no LL_STA_BEGIN_CHECKS marker (not written by scripts/synth.py?)")
+
+
+def q_nets(netlist):
+    """{flip-flop instance: the net its Q pin drives}"""
+    with open(netlist) as f:
+        text = f.read()
+    out = {}
+    for m in FF_RE.finditer(text):
+        q = re.search(r"\.Q\(\s*([^)]*?)\s*\)", m.group(3))
+        out[m.group(2)] = q.group(1).lstrip("\\").strip() if q else "?"
+    return out
+
+
+def endpoints(block, config, out):
+    """[(register or port, worst slack ns, its arrival ns, worst endpoint, endpoints)], the
+    worst first, from a new STA run on the configuration's work directory."""
+    work = os.path.join(out, "work", block, config)
+    sta_tcl = os.path.join(work, "sta.tcl")
+    netlist = os.path.join(work, "sta_netlist.v")
+    for path in (sta_tcl, netlist):
+        if not os.path.isfile(path):
+            die(f"{path} not found: run `python3 scripts/synth.py --block {block} --config {config}` first")
+    script = os.path.join(work, "sta_endpoints.tcl")
+    with open(script, "w") as f:
+        f.writelines(setup_lines(sta_tcl))
+        f.write("report_checks -path_delay max -format end -group_count 1000000 -endpoint_count 1 "
+                "-unique_paths_to_endpoint -digits 4\n")
+    r = subprocess.run(["sta", "-exit", script], capture_output=True, text=True, timeout=1800)
+    if r.returncode != 0:
+        die(f"sta failed ({r.returncode}): {r.stderr.strip()[-300:]}")
+    names = q_nets(netlist)
+    worst = {}   # register -> (slack, arrival, endpoint instance, endpoints)
+    for line in r.stdout.splitlines():
+        m = ENDPOINT_RE.match(line.strip())
+        if not m:
+            continue
+        inst, arrival, slack = m.group(1), float(m.group(3)), float(m.group(4))
+        net = names.get(inst, inst)   # an output port or a memory macro keeps its own name
+        reg = re.sub(r"\[\d+\]$", "", net)
+        s, arr, at, n = worst.get(reg, (None, 0.0, inst, 0))
+        if s is None or slack < s:
+            s, arr, at = slack, arrival, inst
+        worst[reg] = (s, arr, at, n + 1)
+    if not worst:
+        die("no endpoints in the STA report (an unconstrained design?)")
+    return sorted(((reg,) + v for reg, v in worst.items()), key=lambda row: row[1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--block", required=True)
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "synth"))
+    ap.add_argument("--top", type=int, default=30)
+    a = ap.parse_args()
+    if a.top < 0:
+        die("--top must be >= 0")
+    rows = endpoints(a.block, a.config, a.out)
+    shown = rows if a.top == 0 else rows[:a.top]
+    failing = sum(1 for row in rows if row[1] < 0)
+    work = os.path.join(a.out, "work", a.block, a.config)
+    print(f"{a.block}/{a.config}: {len(rows)} registers and ports as endpoints, "
+          f"{failing} with negative slack (worst per register or port; `sta` on {work}/sta_endpoints.tcl)")
+    print("| slack ns | arrival ns | register (Q net) or port | endpoints | worst endpoint |")
+    print("| ---: | ---: | --- | ---: | --- |")
+    for reg, s, arr, at, n in shown:
+        print(f"| {s:.3f} | {arr:.3f} | {reg} | {n} | {at} |")
+
+
+if __name__ == "__main__":
+    main()

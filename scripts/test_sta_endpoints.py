@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Tests of scripts/sta_endpoints.py on the smoke configurations `make synth-smoke` has just
+synthesised (their work directories under build/synth/work/):
+
+  * every smoke configuration lists at least one register, and the worst slack over its
+    registers and ports equals the worst slack of the configuration's own STA run
+    (`report_worst_slack` in its sta.log) to 0.001 ns: the per-register view misses no path;
+  * a configuration without a work directory stops with one error line and exit 1.
+
+usage: test_sta_endpoints.py [--out DIR] [--quiet]. Exit 0 when every check holds, 1
+otherwise (each failed check is named)."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import sta_endpoints
+import synth
+
+
+def worst_slack(sta_log):
+    with open(sta_log) as f:
+        m = re.search(r"^worst slack (-?[0-9.]+)", f.read(), re.M)
+    return float(m.group(1)) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=os.path.join(sta_endpoints.ROOT, "build", "synth"))
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+    failed = []
+    for block, _, cfg in synth.select(None, None, True):
+        name = f"{block}/{cfg['name']}"
+        log = os.path.join(a.out, "work", block, cfg["name"], "sta.log")
+        if not os.path.isfile(log):
+            failed.append(f"{name}: no {log} (run `python3 scripts/synth.py --smoke` first)")
+            continue
+        rows = sta_endpoints.endpoints(block, cfg["name"], a.out)
+        want = worst_slack(log)
+        got = rows[0][1]
+        if want is None:
+            failed.append(f"{name}: no 'worst slack' line in {log}")
+        elif abs(got - want) > 0.001:
+            failed.append(f"{name}: worst slack over the registers {got:.4f} ns != the STA run's {want:.4f} ns")
+        elif not a.quiet:
+            print(f"test_sta_endpoints: {name}: {len(rows)} registers and ports, worst {got:.3f} ns "
+                  f"({rows[0][0]}) = the STA run's: ok")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sta_endpoints.py")
+    r = subprocess.run([sys.executable, script, "--block", "dcqcn", "--config", "no_such_config",
+                        "--out", a.out], capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    if r.returncode != 1 or len(lines) != 1 or "error" not in lines[0] or r.stdout:
+        failed.append(f"a missing configuration: exit {r.returncode}, stderr {r.stderr!r}, stdout {r.stdout!r}")
+    for f in failed:
+        print(f"test_sta_endpoints: FAIL: {f}", file=sys.stderr)
+    if not a.quiet or failed:
+        print(f"test_sta_endpoints: {'FAIL' if failed else 'ok'} ({len(failed)} failed checks)")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
