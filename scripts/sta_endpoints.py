@@ -89,10 +89,11 @@ def endpoints(block, config, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--block", required=True)
-    ap.add_argument("--config", required=True)
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "synth"))
-    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--block", required=True, help="block (synth/<block>/configs.json)")
+    ap.add_argument("--config", required=True, help="configuration name in that file")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "synth"),
+                    help="synthesis work root (default build/synth, as scripts/synth.py)")
+    ap.add_argument("--top", type=int, default=30, help="rows to print, worst first (0 = all; default 30)")
     a = ap.parse_args()
     if a.top < 0:
         die("--top must be >= 0")
