@@ -412,10 +412,11 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     const uint64_t d = std::max(now_prev << kTimeFrac, e_tl_);  // the QP's serialisation slot is free
     tlast_ram_.clock(false, 0, true, e_qp_, d + e_quo_);
     info_ram_.clock(false, 0, true, e_qp_, TokenInfo{d, e_bytes_});
-    append(std::min(abs_slot(d), horizon), e_qp_);
+    const uint64_t slot = std::min(abs_slot(d), horizon);
+    append(slot, e_qp_);
     p.ins_clamped = abs_slot(d) > horizon;
     p.ins_clamped_adv = p.ins_clamped && prev_adv_;
-    p.ins_now_moved = (now_prev << kTimeFrac) > e_tl_ && std::min(abs_slot(d), horizon) != std::min(cur_abs, horizon);
+    p.ins_now_moved = (now_prev << kTimeFrac) > e_tl_ && slot != std::min(cur_abs, horizon);
   } else if (e_state_ == Enq::Insert) {
     p.ins_held_b = p_state_ == 1;
     p.ins_held_c = p_state_ == 2;
