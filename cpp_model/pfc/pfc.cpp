@@ -119,8 +119,10 @@ void Model::reset_state() {
   stat_clr_ = 0;
   sw_act_ = sw_turn_ = false;
   sw_idx_ = sw_pend_ = sw_e_ = 0;
-  s1_ = OpIn{};
-  s1_valid_ = false;
+  s1_ = s2_ = OpIn{};
+  s1_valid_ = s2_valid_ = false;
+  iq2_ = IqEntry{};
+  eq2_ = EqEntry{};
   iqf_v_ = eqf_v_ = false;
   iqf_a_ = eqf_a_ = 0;
   iqf_d_ = IqEntry{};
@@ -397,7 +399,7 @@ uint32_t Model::read_reg(uint32_t addr) const {
   switch (addr) {
     case regs::ID: return regs::ID_VALUE;
     case regs::PARAMS: return cfg_.Ports | (cfg_.CntW << 8) | (cfg_.StatW << 16) | (cfg_.TimerW << 24);
-    case regs::STATUS: return (init_done() ? 1u : 0u) | ((stat_pend_ || (s1_valid_ && s1_.op == kStat)) ? 2u : 0u);
+    case regs::STATUS: return (init_done() ? 1u : 0u) | ((stat_pend_ || (s1_valid_ && s1_.op == kStat) || (cfg_.RegWords && s2_valid_ && s2_.op == kStat)) ? 2u : 0u);
     case regs::TICK_NS: return cfg_.TickNs;
     case regs::MODE: return (s.dyn ? 1u : 0u) | (s.pool ? 2u : 0u);
     case regs::LOSSLESS: return s.lossless;
@@ -497,23 +499,34 @@ void Model::tick(const Inputs& in) {
     s0.op = kAdm; s0.qi = in.adm_iport * kPrios + in.adm_prio; s0.qe = in.adm_eport * kPrios + in.adm_prio;
     s0.len = in.adm_len; s0.ll = in.adm_lossless;
   }
-  // ---- S1
-  IqEntry iq = (iqf_v_ && iqf_a_ == s1_.qi) ? iqf_d_ : iq_.rdata();
-  EqEntry eq = (eqf_v_ && eqf_a_ == s1_.qe) ? eqf_d_ : eq_.rdata();
+  // ---- S2 (with RegWords = 0, S1 decides: on the RAM's word or the far write)
+  const bool rw = cfg_.RegWords != 0;
+  if (!rw) {
+    s2_valid_ = s1_valid_;
+    s2_ = s1_;
+    s2_.ff_iq = iqf_v_ && iqf_a_ == s1_.qi;
+    s2_.ff_eq = eqf_v_ && eqf_a_ == s1_.qe;
+    iq2_ = s2_.ff_iq ? iqf_d_ : iq_.rdata();
+    eq2_ = s2_.ff_eq ? eqf_d_ : eq_.rdata();
+  }
+  IqEntry iq = iq2_;
+  EqEntry eq = eq2_;
   trace_ = Trace{};
-  trace_.fwd_iq = s1_valid_ && iqf_v_ && iqf_a_ == s1_.qi;
-  trace_.fwd_eq = s1_valid_ && eqf_v_ && eqf_a_ == s1_.qe;
+  trace_.fwd_near_iq = s2_valid_ && s2_.fn_iq;
+  trace_.fwd_near_eq = s2_valid_ && s2_.fn_eq;
+  trace_.fwd_far_iq = s2_valid_ && s2_.ff_iq;
+  trace_.fwd_far_eq = s2_valid_ && s2_.ff_eq;
   const IqEntry iq_cur = iq;
   const EqEntry eq_cur = eq;
   uint32_t sh = sh_used_, hu = hdr_used_, egll = egll_used_, egly = egly_used_;
   Effects fx;
-  if (s1_valid_) fx = apply(s1_, sw_e_, regd_q_, iq, eq, sh, hu, egll, egly);
+  if (s2_valid_) fx = apply(s2_, s2_.e, regd_q_, iq, eq, sh, hu, egll, egly);
   const Regd regd_d = regd_now();  // from the pre-edge pools and live settings
   trace_.thr_sat =
       (live_.dyn && ashift_saturates(live_.shared_size > sh_used_ ? live_.shared_size - sh_used_ : 0, live_.alpha_ing)) ||
       ashift_saturates(live_.egly_size > egly_used_ ? live_.egly_size - egly_used_ : 0, live_.alpha_eg);
-  if (s1_valid_) {
-    trace_.op = s1_.op; trace_.qi = s1_.qi; trace_.qe = s1_.qe;
+  if (s2_valid_) {
+    trace_.op = s2_.op; trace_.qi = s2_.qi; trace_.qe = s2_.qe;
     trace_.dec_v = fx.dec_v; trace_.dec = fx.dec; trace_.why = fx.why;
     trace_.pz_v = fx.pz_v; trace_.pz_quanta = fx.pz_quanta; trace_.inc = fx.inc;
     trace_.expired = fx.expired;
@@ -530,7 +543,12 @@ void Model::tick(const Inputs& in) {
   const uint32_t rd = read_reg(in.cfg_addr);
   const Settings stage_before = stage_;
   if (we_ok) write_reg(in.cfg_addr, in.cfg_wdata);
-  if (commit) live_ = stage_before;
+  if (commit) {
+    const OpIn& b = cfg_.RegWords ? s1_ : s0;
+    trace_.speed_commit_on_sweep =
+        (cfg_.RegWords ? s1_valid_ : s0.op != kNone) && b.op == kSweep && stage_before.gbps != live_.gbps;
+    live_ = stage_before;
+  }
 
   // ---- counters (use pre-edge sweep state for the overrun event)
   const bool sw_start = idone && !sw_act_ && sw_pend_ != 0;
@@ -544,9 +562,9 @@ void Model::tick(const Inputs& in) {
 
 
   // ---- egress flags, snapshot, outputs
-  if (s1_valid_ && (s1_.op == kPfc || s1_.op == kSweep)) {
-    set_flag(paused_, s1_.qe, eq.pact && !eq.storm);
-    set_flag(storm_, s1_.qe, eq.storm);
+  if (s2_valid_ && (s2_.op == kPfc || s2_.op == kSweep)) {
+    set_flag(paused_, s2_.qe, eq.pact && !eq.storm);
+    set_flag(storm_, s2_.qe, eq.storm);
   }
   if (fx.snap) {
     snap_ = {iq_cur.psent, iq_cur.hdrop, iq_cur.hpeak, eq_cur.prcv, eq_cur.ptime, eq_cur.wstorm,
@@ -557,18 +575,25 @@ void Model::tick(const Inputs& in) {
   dec_ = fx.dec_v ? static_cast<uint32_t>(fx.dec) : regs::DEC_ADMIT;
   why_ = fx.dec_v ? static_cast<uint32_t>(fx.why) : regs::WHY_NONE;
   pz_v_ = fx.pz_v;
-  pz_port_ = fx.pz_v ? s1_.qi / kPrios : 0;
-  pz_prio_ = fx.pz_v ? s1_.qi % kPrios : 0;
+  pz_port_ = fx.pz_v ? s2_.qi / kPrios : 0;
+  pz_prio_ = fx.pz_v ? s2_.qi % kPrios : 0;
   pz_quanta_ = fx.pz_v ? fx.pz_quanta : 0;
   rvalid_ = in.cfg_re;
   rdata_ = in.cfg_re ? rd : 0;
 
-  // ---- RAMs (read S0's addresses, write S1's result or the init sweep)
+  // ---- S1: the words S1's op takes to S2, newest first: the write S2 makes now (near),
+  // the write of the last edge, which the op's read in S0 missed (far), the RAM's
+  const bool fn_iq = fx.iq_we && s2_.qi == s1_.qi, fn_eq = fx.eq_we && s2_.qe == s1_.qe;
+  const bool ff_iq = iqf_v_ && iqf_a_ == s1_.qi, ff_eq = eqf_v_ && eqf_a_ == s1_.qe;
+  const IqEntry iq1 = !rw ? IqEntry{} : fn_iq ? iq : ff_iq ? iqf_d_ : iq_.rdata();
+  const EqEntry eq1 = !rw ? EqEntry{} : fn_eq ? eq : ff_eq ? eqf_d_ : eq_.rdata();
+
+  // ---- RAMs (read S0's addresses, write S2's result or the init sweep)
   const bool init_we = sweep_.we();
-  iq_.clock(true, s0.qi, init_we || fx.iq_we, init_we ? sweep_.addr() : s1_.qi, init_we ? IqEntry{} : iq);
-  eq_.clock(true, s0.qe, init_we || fx.eq_we, init_we ? sweep_.addr() : s1_.qe, init_we ? EqEntry{} : eq);
-  iqf_v_ = fx.iq_we; iqf_a_ = s1_.qi; iqf_d_ = iq;
-  eqf_v_ = fx.eq_we; eqf_a_ = s1_.qe; eqf_d_ = eq;
+  iq_.clock(true, s0.qi, init_we || fx.iq_we, init_we ? sweep_.addr() : s2_.qi, init_we ? IqEntry{} : iq);
+  eq_.clock(true, s0.qe, init_we || fx.eq_we, init_we ? sweep_.addr() : s2_.qe, init_we ? EqEntry{} : eq);
+  iqf_v_ = fx.iq_we; iqf_a_ = s2_.qi; iqf_d_ = iq;
+  eqf_v_ = fx.eq_we; eqf_a_ = s2_.qe; eqf_d_ = eq;
   sweep_.clock();
 
   // ---- pools, registered thresholds
@@ -576,6 +601,7 @@ void Model::tick(const Inputs& in) {
   regd_q_ = regd_d;
 
   // ---- STAT_CMD and timer sweep control
+  const uint32_t sw_e_before = sw_e_;
   if (stat_cmd_we) {
     stat_pend_ = true; stat_snap_ = in.cfg_wdata & 1; stat_clr_ = (in.cfg_wdata >> 8) & 0xFF;
   } else if (sg) {
@@ -591,9 +617,19 @@ void Model::tick(const Inputs& in) {
       else ++sw_idx_;
     }
   }
-  // ---- S0 -> S1
+  // ---- S1 -> S2, S0 -> S1 (a sweep op carries the pass's E: it cannot change while the
+  // pass issues ops)
+  if (rw) {
+    s2_valid_ = s1_valid_;
+    s2_ = s1_;
+    s2_.fn_iq = fn_iq; s2_.fn_eq = fn_eq;
+    s2_.ff_iq = !fn_iq && ff_iq; s2_.ff_eq = !fn_eq && ff_eq;
+    iq2_ = iq1;
+    eq2_ = eq1;
+  }
   s1_valid_ = s0.op != kNone;
   s1_ = s0;
+  s1_.e = sw_e_before;
   if (s0.op != kPfc) s1_.quanta = 0;
   // (s0 captured STAT_CMD's snap/clr before this edge's STAT_CMD write replaced them)
 }

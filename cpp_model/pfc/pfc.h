@@ -44,6 +44,7 @@ struct Config {
   unsigned StatW = 32;
   unsigned TimerW = 20;
   unsigned TickNs = 1000;
+  unsigned RegWords = 1;  // 1: the words registered in S1, the decision in S2 (latency 3); 0: decision in S1 (latency 2)
   void validate() const;  // throws std::invalid_argument naming the bad parameter
   static Config from_params(const std::map<std::string, uint64_t>& p);
   unsigned port_w() const;
@@ -174,10 +175,11 @@ class Model {
   uint64_t xoff_limit(uint32_t prio) const;
   const Settings& live() const { return live_; }
 
-  // The pipeline's operation in S1 (the RTL's OpNone..OpStat).
+  // The pipeline's operation (the RTL's OpNone..OpStat).
   enum Op : uint8_t { kNone = 0, kAdm = 1, kDep = 2, kPfc = 3, kSweep = 4, kStat = 5 };
 
-  // What the last tick() did in S1 (for testbench coverage; no effect on behaviour).
+  // What the last tick() did in the deciding stage (S2, or S1 with RegWords = 0; for
+  // testbench coverage, no effect on behaviour).
   struct Trace {
     Op op = kNone;
     uint32_t qi = 0, qe = 0;
@@ -187,12 +189,17 @@ class Model {
     bool pz_v = false;
     uint32_t pz_quanta = 0;
     uint32_t inc = 0;                // global counters incremented (before saturation)
-    bool fwd_iq = false, fwd_eq = false;  // the op used the forwarded write
+    // the op's words came from a write the RAM read missed: the write of the op just ahead
+    // (near, made while this op was in S1) or of the op before it (far, made in this op's S0)
+    bool fwd_near_iq = false, fwd_near_eq = false, fwd_far_iq = false, fwd_far_eq = false;
     bool expired = false;            // a received PAUSE ran out
     bool sh_pool_full = false;       // admission refused by the shared-pool limit alone
     bool shp_full = false;           // headroom refused by the shared headroom pool alone
     bool xon_hdr_hold = false;       // XOFF kept only because the headroom is not empty
     bool sweep_start = false, overrun = false;
+    // a COMMIT that changes LINK_GBPS in the cycle the bits of a sweep op's countdown are
+    // formed (the op in S1, or S0 without registered words): the op takes the old speed
+    bool speed_commit_on_sweep = false;
     bool thr_sat = false;            // a dynamic threshold (alpha * free pool) saturated at all ones
   };
   const Trace& trace() const { return trace_; }
@@ -201,7 +208,9 @@ class Model {
   struct OpIn {
     Op op = kNone;
     uint32_t qi = 0, qe = 0, len = 0, quanta = 0, clr = 0;
+    uint32_t e = 0;  // a sweep op's ticks (the pass's E)
     bool ll = false, snap = false;
+    bool fn_iq = false, fn_eq = false, ff_iq = false, ff_eq = false;  // coverage: how S1 got its words
   };
   struct Effects {
     bool iq_we = false, eq_we = false;
@@ -215,7 +224,7 @@ class Model {
     bool expired = false, sh_pool_full = false, shp_full = false;  // coverage only
     bool xon_hdr_hold = false;                                      // coverage only
   };
-  // The S1 logic: new entries, pools and effects of one op on current entries.
+  // The deciding stage's logic: new entries, pools and effects of one op on current entries.
   // Values the RTL registers (thr_q, egthr_q, shp_q, bpt_q): the XOFF threshold above the
   // reserved minimum, the egress lossy threshold, the shared headroom pool size and the
   // bits per tick. The cycle face passes its registered copies, the transaction face
@@ -259,8 +268,11 @@ class Model {
   uint32_t stat_clr_ = 0;
   bool sw_act_ = false, sw_turn_ = false;
   uint32_t sw_idx_ = 0, sw_pend_ = 0, sw_e_ = 0;
-  OpIn s1_;
-  bool s1_valid_ = false;
+  OpIn s1_, s2_;  // s2_: RegWords only
+  bool s1_valid_ = false, s2_valid_ = false;
+  IqEntry iq2_;  // the words S2 decides on (registered in S1; RegWords only)
+  EqEntry eq2_;
+  // the RAM writes of the last edge (the op then deciding), which S1's read missed
   bool iqf_v_ = false, eqf_v_ = false;
   uint32_t iqf_a_ = 0, eqf_a_ = 0;
   IqEntry iqf_d_;

@@ -17,6 +17,7 @@ std::string check(const Config& c) {
   if (!((uint64_t(c.StatW) >= 1 && uint64_t(c.StatW) <= 32))) return std::string("StatW must be in 1..32") + std::string(" (got ") + std::to_string(c.StatW) + ")";
   if (!((uint64_t(c.TimerW) >= 4 && uint64_t(c.TimerW) <= 24))) return std::string("TimerW must be in 4..24") + std::string(" (got ") + std::to_string(c.TimerW) + ")";
   if (!((uint64_t(c.TickNs) >= 1 && uint64_t(c.TickNs) <= 65535))) return std::string("TickNs must be in 1..65535") + std::string(" (got ") + std::to_string(c.TickNs) + ")";
+  if (!((uint64_t(c.RegWords) >= 0 && uint64_t(c.RegWords) <= 1))) return std::string("RegWords must be in 0..1") + std::string(" (got ") + std::to_string(c.RegWords) + ")";
   return "";
 }
 
@@ -28,6 +29,7 @@ bool set(Config& c, const std::string& name, uint64_t v) {
   if (name == "StatW") { c.StatW = static_cast<decltype(c.StatW)>(v); return true; }
   if (name == "TimerW") { c.TimerW = static_cast<decltype(c.TimerW)>(v); return true; }
   if (name == "TickNs") { c.TickNs = static_cast<decltype(c.TickNs)>(v); return true; }
+  if (name == "RegWords") { c.RegWords = static_cast<decltype(c.RegWords)>(v); return true; }
   return false;
 }
 

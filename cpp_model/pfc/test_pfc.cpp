@@ -556,8 +556,11 @@ TEST(PfcCycle, InitSweepThenReady) {
   EXPECT_TRUE(m.eval(i).adm_ready);
 }
 
-TEST(PfcCycle, DecisionLatencyTwoAndMatchesTransactionFace) {
-  const Config c = small_cfg();
+// The cycle face against the transaction face, and the decision's latency: 2 + RegWords.
+static void check_latency_and_faces(unsigned reg_words) {
+  Config c = small_cfg();
+  c.RegWords = reg_words;
+  const unsigned lat = 2 + reg_words;
   Cyc cy(c);
   // static XOFF: the cycle face's dynamic threshold follows the pool one cycle late,
   // the transaction face's at once; with a static XOFF both faces must agree exactly
@@ -607,8 +610,8 @@ TEST(PfcCycle, DecisionLatencyTwoAndMatchesTransactionFace) {
       ++compared;
     }
   }
-  // the last decisions are still in the pipeline: exactly 2 cycles of latency
-  for (int k = 0; k < 2; ++k) {
+  // the last decisions are still in the pipeline: exactly lat cycles of latency
+  for (unsigned k = 0; k < lat; ++k) {
     const Outputs o = cy.step(Inputs{});
     if (o.dec_valid) {
       ASSERT_FALSE(expect.empty());
@@ -619,11 +622,26 @@ TEST(PfcCycle, DecisionLatencyTwoAndMatchesTransactionFace) {
   EXPECT_TRUE(expect.empty());
   EXPECT_FALSE(cy.step(Inputs{}).dec_valid);
   EXPECT_GT(compared, 2000u);
+  // one admission alone: accepted at the edge of cycle 0, decided in cycle lat - 1 (S2, or
+  // S1 without registered words), dec_valid_o in cycle lat
+  {
+    Inputs in;
+    in.adm_valid = true;
+    in.adm_iport = 1; in.adm_eport = 2; in.adm_prio = 3; in.adm_len = 64; in.adm_lossless = true;
+    EXPECT_FALSE(cy.step(in).dec_valid);
+    for (unsigned k = 1; k < lat; ++k) EXPECT_FALSE(cy.step(Inputs{}).dec_valid) << "cycle " << k;
+    EXPECT_TRUE(cy.step(Inputs{}).dec_valid);
+    EXPECT_FALSE(cy.step(Inputs{}).dec_valid);
+    t.admit(1, 2, 3, 64, true);
+  }
   EXPECT_EQ(cy.read(regs::SHARED_USED), t.shared_used());
   EXPECT_EQ(cy.read(regs::HDR_USED), t.headroom_used());
   EXPECT_EQ(cy.read(regs::CNT_ADMIT), t.counter(kAdmit));
   EXPECT_EQ(cy.read(regs::CNT_VIOLATION), t.counter(kViolation));
 }
+
+TEST(PfcCycle, DecisionLatencyThreeAndMatchesTransactionFace) { check_latency_and_faces(1); }
+TEST(PfcCycle, DecisionLatencyTwoWithoutRegisteredWords) { check_latency_and_faces(0); }
 
 TEST(PfcCycle, StagedConfigurationTakesEffectOnlyOnCommit) {
   Cyc cy(small_cfg());
@@ -637,11 +655,13 @@ TEST(PfcCycle, StagedConfigurationTakesEffectOnlyOnCommit) {
   in.adm_iport = 0; in.adm_eport = 1; in.adm_prio = 3; in.adm_len = 1000; in.adm_lossless = true;
   cy.step(in);
   cy.step(Inputs{});
+  cy.step(Inputs{});
   Outputs o = cy.step(Inputs{});
   ASSERT_TRUE(o.dec_valid);
   EXPECT_EQ(o.dec, 0u);  // live XOFF is still 2000
   cy.write(regs::COMMIT, 1);
   cy.step(in);
+  cy.step(Inputs{});
   cy.step(Inputs{});
   o = cy.step(Inputs{});
   ASSERT_TRUE(o.dec_valid);
@@ -668,7 +688,8 @@ TEST(PfcCycle, RegistersCountersSaturateAndClear) {
   Inputs in;
   in.pfc_valid = true;
   in.pfc_port = 1; in.pfc_prio = 2; in.pfc_quanta = 5;
-  cy.step(in);  // its increment lands in the cycle of the CLEAR write below
+  cy.step(in);  // accepted; S1 in the next cycle, S2 (the increment) in the CLEAR's below
+  cy.step(Inputs{});
   in.pfc_valid = false;
   in.cfg_we = true;
   in.cfg_addr = regs::CLEAR;
@@ -699,6 +720,7 @@ TEST(PfcCycle, TimerSweepRunsOncePerTick) {
   in.pfc_valid = true;
   in.pfc_port = 3; in.pfc_prio = 7; in.pfc_quanta = 100;  // 5.12 ticks
   cy.step(in);
+  cy.step(Inputs{});
   cy.step(Inputs{});
   in = Inputs{};
   in.eg_qport = 3;

@@ -4,7 +4,7 @@
 //
 // Events (valid/ready, at most one of each kind offered per cycle, one accepted per cycle):
 //   adm_*  packet admission (ingress port, egress port, priority, length, lossless)
-//          -> in-order decision dec_* exactly 2 cycles after acceptance
+//          -> in-order decision dec_* exactly 2 + RegWords cycles after acceptance
 //   dep_*  packet departure (the same fields, carried with the packet)
 //   pfc_*  one received PFC entry (port, priority, quanta; quanta 0 = RESUME), e.g. from
 //          pfc_frame_dec
@@ -16,11 +16,15 @@
 // Pipeline: S0 arbitrates (STAT_CMD > timer sweep > pfc > dep > adm; the sweep wins at
 // least every other cycle while it runs) and reads the ingress-queue RAM (iq, per
 // ingress port x priority) and the egress-queue RAM (eq, per egress port x priority).
-// S1 forwards last cycle's write to the same address (read-first RAMs), decides,
-// writes both RAMs back and registers the outputs. Latency: accept -> dec_valid_o = 2.
+// S1 registers both words: the RAM's, or the write of the op in S2 now to the same
+// address (near), or the write of the cycle before, which the read-first RAM missed (far).
+// S2 decides from those registers, writes both RAMs back and registers the outputs.
+// Latency: accept -> dec_valid_o = 3. With RegWords = 0 there is no S2: S1 decides on the
+// RAM's word or the far write and writes back (latency 2); the s2_* names below are then
+// S1's registers.
 // The dynamic thresholds, the shared headroom pool size and the sweep's E x bits per tick are
 // registered: computed from the pools / live configuration at the start of each cycle and
-// used by the next op (one cycle behind); the pool limits are checked exactly.
+// used by the op deciding in the next (one cycle behind); the pool limits are checked exactly.
 // Timer sweep: every tick starts one pass over all Ports*8 queues (PAUSE refresh, XON
 // re-check, received-quanta countdown, paused time, watchdog). A pass accounts for all
 // ticks since the previous pass, so timers are exact in ticks even if passes lag.
@@ -40,6 +44,10 @@ module pfc_top #(
   parameter int StatW  = 32,    // statistics counter width, 1..32 (saturating)
   parameter int TimerW = 20,    // tick-timer width (refresh, watchdog), 4..24
   parameter int TickNs = 1000,  // ns per tick_i period, 1..65535
+  // 1: S1 registers the RAM words and S2 decides (3 cycles of latency; the RAM's access
+  // time is off the decision's path). 0: the decision in S1, straight from the RAM's read
+  // data (2 cycles; fewer flip-flops: the iCE40 HX8K build)
+  parameter int RegWords = 1,
   // derived, do not override
   parameter int PortW  = (Ports > 1) ? $clog2(Ports) : 1
 ) (
@@ -97,6 +105,7 @@ module pfc_top #(
     if (!((StatW >= 1 && StatW <= 32))) $error("pfc_top: StatW must be in 1..32");
     if (!((TimerW >= 4 && TimerW <= 24))) $error("pfc_top: TimerW must be in 4..24");
     if (!((TickNs >= 1 && TickNs <= 65535))) $error("pfc_top: TickNs must be in 1..65535");
+    if (!((RegWords >= 0 && RegWords <= 1))) $error("pfc_top: RegWords must be in 0..1");
     if (!(PortW == ($clog2(Ports)))) $error("pfc_top: PortW is derived; do not override it");
     // params.py: end generated checks
   end
@@ -308,7 +317,6 @@ module pfc_top #(
   logic             sw_act_q, sw_turn_q;
   logic [QW-1:0]    sw_idx_q;
   logic [3:0]       sw_pend_q, sw_e_q;
-  logic [29:0]      dec_bits_q;   // bits the pass's E ticks carry (E * bits per tick), for S1
   // S1
   logic             s1_valid_q;
   logic [2:0]       s1_op_q;
@@ -317,8 +325,19 @@ module pfc_top #(
   logic             s1_ll_q, s1_snap_q;
   logic [15:0]      s1_quanta_q;
   logic [7:0]       s1_clr_q;
-  // forwarding of last cycle's writes
-  logic             iqf_hit_q, eqf_hit_q;   // S1's op reads what the previous op wrote
+  logic [3:0]       s1_e_q;       // a sweep op's ticks (the pass's E)
+  // S2 (the deciding stage; with RegWords = 0 these are S1's registers)
+  logic             s2_valid_q;
+  logic [2:0]       s2_op_q;
+  logic [QW-1:0]    s2_qi_q, s2_qe_q;
+  logic [13:0]      s2_len_q;
+  logic             s2_ll_q, s2_snap_q;
+  logic [15:0]      s2_quanta_q;
+  logic [7:0]       s2_clr_q;
+  logic [3:0]       s2_e_q;
+  logic [29:0]      s2_bits_q;    // bits the sweep op's E ticks carry (E * bits per tick)
+  // far forwarding: the write of the cycle in which S1's op read the RAM (read-first)
+  logic             iqf_hit_q, eqf_hit_q;
   logic [IW-1:0]    iqf_d_q;
   logic [EW-1:0]    eqf_d_q;
 
@@ -360,8 +379,8 @@ module pfc_top #(
   logic [EW-1:0] eq_wd, eq_wd1, eq_rd;
   assign iq_we = init_we || iq_we1;
   assign eq_we = init_we || eq_we1;
-  assign iq_wa = init_we ? init_addr : s1_qi_q;
-  assign eq_wa = init_we ? init_addr : s1_qe_q;
+  assign iq_wa = init_we ? init_addr : s2_qi_q;
+  assign eq_wa = init_we ? init_addr : s2_qe_q;
   assign iq_wd = init_we ? '0 : iq_wd1;
   assign eq_wd = init_we ? '0 : eq_wd1;
 
@@ -374,13 +393,51 @@ module pfc_top #(
     .re_i (1'b1), .raddr_i (s0_qe), .rdata_o (eq_rd)
   );
 
-  // ------------------------------------------------------------------ S1: decide and write back
-  logic [IW-1:0] iq_cur;
+  // ------------------------------------------------------------------ S1: the words
+  // S1's op read its entries in S0. Newest first: the op in S2 writes the same entry now
+  // (near: its write data), or the op before it wrote it in S0's cycle, which the
+  // read-first RAM does not show (far: that write, registered; the address compare was
+  // made in S0), or the RAM's word.
+  logic [IW-1:0] iq_cur;   // the words the deciding stage works on
   logic [EW-1:0] eq_cur;
-  // The address compare is done one cycle early (S0's address against the one S1 writes
-  // now), so only a flop selects the forwarded word.
-  assign iq_cur = iqf_hit_q ? iqf_d_q : iq_rd;
-  assign eq_cur = eqf_hit_q ? eqf_d_q : eq_rd;
+  if (RegWords != 0) begin : g_s2
+    logic          iqn_hit, eqn_hit;
+    logic [IW-1:0] iq_s1, iq_s2_q;
+    logic [EW-1:0] eq_s1, eq_s2_q;
+    assign iqn_hit = iq_we1 && s2_qi_q == s1_qi_q;
+    assign eqn_hit = eq_we1 && s2_qe_q == s1_qe_q;
+    assign iq_s1   = iqn_hit ? iq_wd1 : (iqf_hit_q ? iqf_d_q : iq_rd);
+    assign eq_s1   = eqn_hit ? eq_wd1 : (eqf_hit_q ? eqf_d_q : eq_rd);
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        s2_valid_q <= 1'b0; s2_op_q <= OpNone; s2_qi_q <= '0; s2_qe_q <= '0; s2_len_q <= '0;
+        s2_ll_q <= 1'b0; s2_quanta_q <= '0; s2_snap_q <= 1'b0; s2_clr_q <= '0; s2_e_q <= '0;
+        iq_s2_q <= '0; eq_s2_q <= '0;
+      end else begin
+        s2_valid_q  <= s1_valid_q;
+        s2_op_q     <= s1_op_q;
+        s2_qi_q     <= s1_qi_q;
+        s2_qe_q     <= s1_qe_q;
+        s2_len_q    <= s1_len_q;
+        s2_ll_q     <= s1_ll_q;
+        s2_quanta_q <= s1_quanta_q;
+        s2_snap_q   <= s1_snap_q;
+        s2_clr_q    <= s1_clr_q;
+        s2_e_q      <= s1_e_q;
+        iq_s2_q     <= iq_s1;
+        eq_s2_q     <= eq_s1;
+      end
+    end
+    assign iq_cur = iq_s2_q;
+    assign eq_cur = eq_s2_q;
+  end else begin : g_s1
+    assign {s2_valid_q, s2_op_q, s2_qi_q, s2_qe_q, s2_len_q, s2_ll_q, s2_quanta_q, s2_snap_q, s2_clr_q, s2_e_q} =
+           {s1_valid_q, s1_op_q, s1_qi_q, s1_qe_q, s1_len_q, s1_ll_q, s1_quanta_q, s1_snap_q, s1_clr_q, s1_e_q};
+    assign iq_cur = iqf_hit_q ? iqf_d_q : iq_rd;
+    assign eq_cur = eqf_hit_q ? eqf_d_q : eq_rd;
+  end
+
+  // ------------------------------------------------------------------ S2: decide and write back
 
   // current fields
   logic [CntW-1:0]   i_cnt, i_hdr, i_hpeak, e_cnt;
@@ -421,8 +478,8 @@ module pfc_top #(
   logic [NCnt-1:0]   cnt_inc;
   logic              snap_we;
 
-  // Threshold terms. Everything here comes from flops (configuration, pools, S1's op),
-  // not from the RAM words, so it is ready by the time the RAM data arrives. Each
+  // Threshold terms. Everything here comes from flops (configuration, pools, S2's op),
+  // not from the words. Each
   // admission test is then the sign of one sum: "x <= limit - len" is
   // x + (len - limit - 1) < 0 with the bracket (k_*) from flops. (The model computes the
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
@@ -433,11 +490,11 @@ module pfc_top #(
   logic              sh_in, len_fits;
   logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
   logic [XW-1:0]     x_cnt, x_hdr, x_len, k_lim, k_sh, k_hcap, k_eg;
-  assign prio        = s1_qi_q[2:0];
+  assign prio        = s2_qi_q[2:0];
   assign rsv         = live_rsv_q[prio*CntW +: CntW];
   assign hcap        = live_hdrm_q[prio*CntW +: CntW];
   assign sh_in       = sh_used_q <= live_shsz_q;
-  assign len_x       = (CntW + 1)'(s1_len_q);
+  assign len_x       = (CntW + 1)'(s2_len_q);
   assign len_fits    = {1'b0, len_x} + {2'b00, sh_used_q} <= {2'b00, live_shsz_q};  // len <= pool free
   assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
   assign k_dep       = (CntW + 3)'(rsv) + (CntW + 3)'(thr_q) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure: lim + len - XON_OFFSET
@@ -500,13 +557,13 @@ module pfc_top #(
     xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
     tt = '0;
 
-    if (s1_valid_q) begin
-      case (s1_op_q)
+    if (s2_valid_q) begin
+      case (s2_op_q)
         OpAdm: begin
           iq_we1 = 1'b1; eq_we1 = 1'b1; dec_v_d = 1'b1;
           if (e_storm) begin
             dec_d = DecDrop; why_d = WhyWd; wdrop_d = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
-          end else if (s1_ll_q) begin
+          end else if (s2_ll_q) begin
             if (live_pool_q && {1'b0, egll_used_q} + len_x > {1'b0, live_egll_q}) begin
               dec_d = DecDrop; why_d = WhyEgll; hdrop_d = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
             end else if (!i_xoff && fits) begin
@@ -557,7 +614,7 @@ module pfc_top #(
             if (i_cnt > rsv) sh_used_d = sh_ret[CntW+1] ? '0 : sh_ret[CntW-1:0];
           end
           ecnt_d = csub(e_cnt, len_x[CntW-1:0]);
-          if (s1_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
+          if (s2_ll_q) egll_used_d = csub(egll_used_q, len_x[CntW-1:0]);
           else         egly_used_d = csub(egly_used_q, len_x[CntW-1:0]);
           // XON only with the headroom empty after the departure (hdr <= len), so the next
           // PAUSE can rely on all of HDRM[p]; and then the queue is empty (cnt + hdr <= len)
@@ -571,8 +628,8 @@ module pfc_top #(
         OpPfc: begin
           eq_we1 = 1'b1;
           prcv_d = sinc(e_prcv);
-          if (s1_quanta_q != 16'd0) begin
-            pact_d = 1'b1; rem_d = {s1_quanta_q, 9'd0}; cnt_inc[CPauseRx] = 1'b1;
+          if (s2_quanta_q != 16'd0) begin
+            pact_d = 1'b1; rem_d = {s2_quanta_q, 9'd0}; cnt_inc[CPauseRx] = 1'b1;
             if (e_storm) wdt_d = '0;
           end else begin
             pact_d = 1'b0; rem_d = '0; cnt_inc[CResumeRx] = 1'b1;
@@ -588,7 +645,7 @@ module pfc_top #(
             if (xon) begin
               xoff_d = 1'b0; rt_d = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
             end else begin
-              tt = tadd(i_rt, sw_e_q);
+              tt = tadd(i_rt, s2_e_q);
               if (live_refresh_q != '0 && tt >= live_refresh_q) begin
                 rt_d = '0; pz_v_d = 1'b1; pz_q_d = live_quanta_q; psent_d = sinc(i_psent);
                 cnt_inc[CPauseTx] = 1'b1;
@@ -599,17 +656,17 @@ module pfc_top #(
           end
           // egress side: paused time, quanta countdown, watchdog
           peff = e_pact && !e_storm;
-          if (peff) ptime_d = sadd(e_ptime, sw_e_q);
+          if (peff) ptime_d = sadd(e_ptime, s2_e_q);
           if (e_pact) begin
-            if (30'(e_rem) <= dec_bits_q) begin pact_d = 1'b0; rem_d = '0; end
-            else rem_d = e_rem - RemW'(dec_bits_q);
+            if (30'(e_rem) <= s2_bits_q) begin pact_d = 1'b0; rem_d = '0; end
+            else rem_d = e_rem - RemW'(s2_bits_q);
           end
-          wd_on = live_wddet_q != '0 && live_llmask_q[s1_qe_q[2:0]];
+          wd_on = live_wddet_q != '0 && live_llmask_q[s2_qe_q[2:0]];
           if (!wd_on) begin
             storm_d = 1'b0; wdt_d = '0;
           end else if (!e_storm) begin
             if (peff && e_cnt != '0) begin
-              tt = tadd(e_wdt, sw_e_q);
+              tt = tadd(e_wdt, s2_e_q);
               if (tt >= live_wddet_q) begin
                 storm_d = 1'b1; wdt_d = '0; wstorm_d = sinc(e_wstorm); cnt_inc[CStorm] = 1'b1;
               end else begin
@@ -622,7 +679,7 @@ module pfc_top #(
             if (pact_d) begin
               wdt_d = '0;
             end else begin
-              tt = tadd(e_wdt, sw_e_q);
+              tt = tadd(e_wdt, s2_e_q);
               if (tt >= live_wdres_q) begin
                 storm_d = 1'b0; wdt_d = '0; wrest_d = sinc(e_wrest); cnt_inc[CRestore] = 1'b1;
               end else begin
@@ -632,15 +689,15 @@ module pfc_top #(
           end
         end
         OpStat: begin
-          iq_we1 = 1'b1; eq_we1 = 1'b1; snap_we = s1_snap_q;
-          if (s1_clr_q[0]) psent_d = '0;
-          if (s1_clr_q[1]) hdrop_d = '0;
-          if (s1_clr_q[2]) hpeak_d = '0;
-          if (s1_clr_q[3]) prcv_d = '0;
-          if (s1_clr_q[4]) ptime_d = '0;
-          if (s1_clr_q[5]) wstorm_d = '0;
-          if (s1_clr_q[6]) wdrop_d = '0;
-          if (s1_clr_q[7]) wrest_d = '0;
+          iq_we1 = 1'b1; eq_we1 = 1'b1; snap_we = s2_snap_q;
+          if (s2_clr_q[0]) psent_d = '0;
+          if (s2_clr_q[1]) hdrop_d = '0;
+          if (s2_clr_q[2]) hpeak_d = '0;
+          if (s2_clr_q[3]) prcv_d = '0;
+          if (s2_clr_q[4]) ptime_d = '0;
+          if (s2_clr_q[5]) wstorm_d = '0;
+          if (s2_clr_q[6]) wdrop_d = '0;
+          if (s2_clr_q[7]) wrest_d = '0;
         end
         default: ;
       endcase
@@ -662,19 +719,18 @@ module pfc_top #(
   logic [2:0]       sn_flags_q;
   logic             sw_start;
   assign sw_start = init_done && !sw_act_q && sw_pend_q != 4'd0;
-  logic [3:0]       sw_e_n;       // sw_e_q's next value
-  assign sw_e_n   = sw_start ? sw_pend_q : sw_e_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       s1_valid_q <= 1'b0; s1_op_q <= OpNone; s1_qi_q <= '0; s1_qe_q <= '0; s1_len_q <= '0;
-      s1_ll_q <= 1'b0; s1_quanta_q <= '0; s1_snap_q <= 1'b0; s1_clr_q <= '0;
+      s1_ll_q <= 1'b0; s1_quanta_q <= '0; s1_snap_q <= 1'b0; s1_clr_q <= '0; s1_e_q <= '0;
+      s2_bits_q <= '0;
       iqf_hit_q <= 1'b0; eqf_hit_q <= 1'b0; iqf_d_q <= '0; eqf_d_q <= '0;
       thr_q <= CMAX; egthr_q <= CMAX;
       sh_used_q <= '0; hdr_used_q <= '0; egll_used_q <= '0; egly_used_q <= '0; hdr_peak_q <= '0;
       paused_q <= '0; storm_q <= '0;
       stat_pend_q <= 1'b0; stat_snap_q <= 1'b0; stat_clr_q <= '0;
-      sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0; dec_bits_q <= '0;
+      sw_act_q <= 1'b0; sw_turn_q <= 1'b0; sw_idx_q <= '0; sw_pend_q <= '0; sw_e_q <= '0;
       dec_v_q <= 1'b0; dec_q <= '0; why_q <= '0;
       pz_v_q <= 1'b0; pz_port_q <= '0; pz_prio_q <= '0; pz_quanta_q <= '0;
       sn_psent_q <= '0; sn_hdrop_q <= '0; sn_prcv_q <= '0; sn_ptime_q <= '0; sn_wstorm_q <= '0;
@@ -691,9 +747,12 @@ module pfc_top #(
       s1_quanta_q <= (s0_op == OpPfc) ? pfc_quanta_i : 16'd0;
       s1_snap_q   <= stat_go && stat_snap_q;
       s1_clr_q    <= stat_go ? stat_clr_q : 8'd0;
-      // forwarding
-      iqf_hit_q <= iq_we1 && s1_qi_q == s0_qi; iqf_d_q <= iq_wd1;
-      eqf_hit_q <= eq_we1 && s1_qe_q == s0_qe; eqf_d_q <= eq_wd1;
+      s1_e_q      <= sw_e_q;   // a sweep's E cannot change while the sweep runs
+      // the sweep op's bits, with the bits per tick of the cycle before the deciding one
+      s2_bits_q   <= (RegWords != 0 ? 30'(s1_e_q) : 30'(sw_e_q)) * 30'(bpt);
+      // far forwarding, for the op S0 issues now
+      iqf_hit_q <= iq_we1 && s2_qi_q == s0_qi; iqf_d_q <= iq_wd1;
+      eqf_hit_q <= eq_we1 && s2_qe_q == s0_qe; eqf_d_q <= eq_wd1;
       // dynamic thresholds, registered: they follow the pools with one cycle of delay
       thr_q   <= live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
       egthr_q <= ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
@@ -703,9 +762,9 @@ module pfc_top #(
       if (peak_clr) hdr_peak_q <= '0;
       else if (hdr_used_q > hdr_peak_q) hdr_peak_q <= hdr_used_q;
       // egress paused / storm flags
-      if (s1_valid_q && (s1_op_q == OpPfc || s1_op_q == OpSweep)) begin
-        paused_q[s1_qe_q] <= pact_d && !storm_d;
-        storm_q[s1_qe_q]  <= storm_d;
+      if (s2_valid_q && (s2_op_q == OpPfc || s2_op_q == OpSweep)) begin
+        paused_q[s2_qe_q] <= pact_d && !storm_d;
+        storm_q[s2_qe_q]  <= storm_d;
       end
       // STAT_CMD
       if (stat_cmd_we) begin
@@ -715,7 +774,6 @@ module pfc_top #(
       end
       // timer sweep
       sw_turn_q <= !sw_turn_q;
-      dec_bits_q <= 30'(sw_e_n) * 30'(bpt);   // for S1's sweep op of the next cycle
       if (sw_start) begin
         sw_act_q <= 1'b1; sw_idx_q <= '0; sw_e_q <= sw_pend_q;
         sw_pend_q <= {3'd0, tick_i};
@@ -731,8 +789,8 @@ module pfc_top #(
       dec_q   <= dec_v_d ? dec_d : DecAdmit;
       why_q   <= dec_v_d ? why_d : WhyNone;
       pz_v_q  <= pz_v_d;
-      pz_port_q   <= pz_v_d ? s1_qi_q[QW-1:3] : '0;
-      pz_prio_q   <= pz_v_d ? s1_qi_q[2:0] : '0;
+      pz_port_q   <= pz_v_d ? s2_qi_q[QW-1:3] : '0;
+      pz_prio_q   <= pz_v_d ? s2_qi_q[2:0] : '0;
       pz_quanta_q <= pz_v_d ? pz_q_d : '0;
       if (snap_we) begin
         sn_psent_q <= i_psent; sn_hdrop_q <= i_hdrop; sn_hpeak_q <= i_hpeak; sn_prcv_q <= e_prcv;
@@ -776,7 +834,7 @@ module pfc_top #(
     case (cfg_addr_i)
       pfc_regs_pkg::PFC_ID:          rd = pfc_regs_pkg::PFC_ID_VALUE;
       pfc_regs_pkg::PFC_PARAMS:      rd = {2'd0, 6'(TimerW), 2'd0, 6'(StatW), 2'd0, 6'(CntW), 8'(Ports)};
-      pfc_regs_pkg::PFC_STATUS:      rd = {30'd0, stat_pend_q || (s1_valid_q && s1_op_q == OpStat), init_done};
+      pfc_regs_pkg::PFC_STATUS:      rd = {30'd0, stat_pend_q || (s1_valid_q && s1_op_q == OpStat) || (RegWords != 0 && s2_valid_q && s2_op_q == OpStat), init_done};
       pfc_regs_pkg::PFC_TICK_NS:     rd = 32'(TickNs);
       pfc_regs_pkg::PFC_MODE:        rd = {30'd0, stg_pool_q, stg_dyn_q};
       pfc_regs_pkg::PFC_LOSSLESS:    rd = {24'd0, stg_llmask_q};
@@ -854,6 +912,7 @@ module pfc_top #(
       // legal states
       if (sw_act_q) `LL_ASSERT(`LL_INRANGE(sw_idx_q, Entries), ("pfc_top: sweep index out of range"))
       if (s1_valid_q) `LL_ASSERT(s1_op_q >= OpAdm && s1_op_q <= OpStat, ("pfc_top: bad S1 op"))
+      if (s2_valid_q) `LL_ASSERT(s2_op_q >= OpAdm && s2_op_q <= OpStat, ("pfc_top: bad S2 op"))
     end
   end
 `endif

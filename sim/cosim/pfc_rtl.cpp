@@ -40,13 +40,13 @@ class PfcAdapter final : public PfcFace {
     const auto call = b_.call();
     V& t = b_.top();
     // 3. The event: one cycle on adm_* (accepted at this edge: nothing else is offered and
-    //    no sweep runs), then its S1 cycle; dec_*_o is valid 2 cycles after acceptance.
+    //    no sweep runs), then its S1 and S2 cycles; dec_*_o is valid 3 cycles after acceptance.
     //    The next event is accepted one edge later, when the registered thresholds have
     //    taken this event's pools: what the model's next call computes fresh.
     if (!t.adm_ready_o) b_.fail("adm_ready_o low before an admission");
     packet(t.adm_valid_i, t.adm_iport_i, t.adm_eport_i, t.adm_prio_i, t.adm_len_i, t.adm_lossless_i, iport, eport, prio, len,
            lossless);
-    if (!t.dec_valid_o) b_.fail("no decision 2 cycles after the admission");
+    if (!t.dec_valid_o) b_.fail("no decision 3 cycles after the admission");
     pfc::Model::Result r;
     r.dec = static_cast<pfc::Decision>(t.dec_o);
     r.why = static_cast<pfc::Why>(t.dec_why_o);
@@ -56,7 +56,7 @@ class PfcAdapter final : public PfcFace {
   void depart(uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len, bool lossless) override {
     const auto call = b_.call();
     V& t = b_.top();
-    // 3'. The same two cycles on dep_* (a RESUME it causes is on pause_*_o after the second).
+    // 3'. The same three cycles on dep_* (a RESUME it causes is on pause_*_o after the third).
     if (!t.dep_ready_o) b_.fail("dep_ready_o low before a departure");
     packet(t.dep_valid_i, t.dep_iport_i, t.dep_eport_i, t.dep_prio_i, t.dep_len_i, t.dep_lossless_i, iport, eport, prio, len,
            lossless);
@@ -65,7 +65,7 @@ class PfcAdapter final : public PfcFace {
   void on_pfc(uint32_t port, uint32_t prio, uint32_t quanta) override {
     const auto call = b_.call();
     V& t = b_.top();
-    // 3''. The same two cycles on pfc_*; eg_qport_i on the port, so after the second edge
+    // 3''. The same three cycles on pfc_*; eg_qport_i on the port, so after the third edge
     //      eg_paused_o / eg_storm_o show its queues' new state.
     if (!t.pfc_ready_o) b_.fail("pfc_ready_o low before a received PFC entry");
     t.pfc_valid_i = 1;
@@ -75,6 +75,7 @@ class PfcAdapter final : public PfcFace {
     pin(t.eg_qport_i, port);
     step();
     t.pfc_valid_i = 0;
+    step();
     step();
     paused_[port] = t.eg_paused_o;
     storm_[port] = t.eg_storm_o;
@@ -86,12 +87,12 @@ class PfcAdapter final : public PfcFace {
     for (uint64_t k = 0; k < n; ++k) {
       // 4. A tick: tick_i for one cycle (a pass is pending), the pass starts at the next
       //    edge, then the sweep takes one queue per cycle (nothing else is offered, so it
-      //    wins every cycle) and the last queue's S1 cycle: Ports x 8 + 3 cycles. A pass
-      //    accounts for the ticks pending when it starts: one, as the model's tick.
+      //    wins every cycle) and the last queue's S1 and S2 cycles: Ports x 8 + 4 cycles. A
+      //    pass accounts for the ticks pending when it starts: one, as the model's tick.
       t.tick_i = 1;
       step();
       t.tick_i = 0;
-      for (unsigned i = 0; i < entries_ + 2; ++i) step();
+      for (unsigned i = 0; i < entries_ + 3; ++i) step();
     }
     // The egress flags the pass may have changed: each port's on eg_*_o (combinational).
     for (unsigned p = 0; p < ports_; ++p) {
@@ -100,7 +101,7 @@ class PfcAdapter final : public PfcFace {
       paused_[p] = t.eg_paused_o;
       storm_[p] = t.eg_storm_o;
     }
-    if (!t.adm_ready_o) b_.fail("the timer pass did not end in Ports x 8 + 3 cycles");
+    if (!t.adm_ready_o) b_.fail("the timer pass did not end in Ports x 8 + 4 cycles");
   }
 
   std::vector<pfc::PauseRequest> take_pause_requests() override {
@@ -120,7 +121,7 @@ class PfcAdapter final : public PfcFace {
 
  private:
   // A packet event (admission or departure: the same fields on adm_* or dep_*): valid for
-  // one cycle, accepted at its edge, then its S1 cycle.
+  // one cycle, accepted at its edge, then its S1 and S2 cycles.
   template <class I, class P, class N, class L>
   void packet(CData& valid, I& ip, I& ep, P& pr, N& ln, L& ll, uint32_t iport, uint32_t eport, uint32_t prio, uint32_t len,
               bool lossless) {
@@ -132,6 +133,7 @@ class PfcAdapter final : public PfcFace {
     valid = 1;
     step();
     valid = 0;
+    step();
     step();
   }
   // One transaction cycle; a PAUSE or RESUME the block requests in it (pause_valid_o,

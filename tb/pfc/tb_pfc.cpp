@@ -26,6 +26,8 @@ namespace pf = ll::pfc;
 namespace regs = ll::pfc::regs;
 
 using ll::tb::CfgOp;
+constexpr uint32_t kSpeeds[] = {10, 25, 40, 100, 400};  // LINK_GBPS values the bench programs
+
 struct Pkt {
   uint32_t iport, eport, prio, len;
   bool ll;
@@ -207,6 +209,17 @@ class PfcBench {
       next_tick_ = cycle + tick_lo_ + rng_.below(tick_hi_ - tick_lo_ + 1);
     }
     if (in.tick) ++ticks_;
+    // link speed changes while a timer pass runs: LINK_GBPS and COMMIT a few cycles after the
+    // pass starts, so the COMMIT meets sweep ops whose countdown bits are being formed (bin
+    // speed_commit_on_sweep); QUANTA is staged again at its live value first, since the
+    // random QUANTA writes below are meant to stay uncommitted
+    if (idone && programmed_ && ops_.empty() && burst_ == 0 && model_.trace().sweep_start && rng_.chance(3)) {
+      size_t now = 0;  // another speed than the live one
+      while (now < 4 && kSpeeds[now] != model_.live().gbps) ++now;
+      ops_.push_back({regs::QUANTA, model_.live().quanta});
+      ops_.push_back({regs::LINK_GBPS, kSpeeds[(now + 1 + rng_.below(4)) % 5]});
+      ops_.push_back({regs::COMMIT, 1});
+    }
     // register traffic
     if (!ops_.empty() && probe_.empty() && rng_.chance(50)) {
       in.cfg_we = true;
@@ -247,11 +260,18 @@ class PfcBench {
         in.cfg_wdata = static_cast<uint32_t>(rng_.next());
       }
     }
+    // after most STAT_CMDs, poll STATUS for a few cycles as a driver does before it reads the
+    // snapshot (BUSY must hold until the snapshot is taken)
+    if (poll_) --poll_;
+    if (in.cfg_we && in.cfg_addr == regs::STAT_CMD && rng_.chance(70)) poll_ = 6;
     if (!probe_.empty() && !in.cfg_we) {
       in.cfg_re = true;
       in.cfg_addr = probe_.back();
       probe_.pop_back();
       cov_.hit("reset_register_read_back");
+    } else if (poll_ && !in.cfg_we) {
+      in.cfg_re = true;
+      in.cfg_addr = regs::STATUS;
     } else if (readback_ && !in.cfg_we) {  // read back what a boundary write may have hit
       in.cfg_re = true;
       in.cfg_addr = readback_;
@@ -426,8 +446,7 @@ class PfcBench {
     s.oversub = static_cast<uint32_t>(!egll_limited && rng_.chance(70) ? rng_.range(4, 7) : rng_.range(0, 7));
     s.quanta = rng_.chance(80) ? static_cast<uint32_t>(rng_.range(1, 3000)) : 0xFFFF;
     s.refresh = rng_.chance(85) ? static_cast<uint32_t>(rng_.range(1, 12)) : 0;
-    static const uint32_t speeds[] = {10, 25, 40, 100, 400};
-    s.gbps = speeds[rng_.below(5)];
+    s.gbps = kSpeeds[rng_.below(5)];
     s.wd_detect = rng_.chance(90) ? static_cast<uint32_t>(rng_.range(3, 20)) : 0;
     s.wd_restore = static_cast<uint32_t>(rng_.range(0, 20));
     for (unsigned p = 0; p < 8; ++p) {
@@ -466,6 +485,8 @@ class PfcBench {
     if (in.dep_valid && !o.dep_ready) cov_.hit("dep_stall");
     if (in.pfc_valid && !o.pfc_ready) cov_.hit("pfc_stall");
     if (o.cfg_rvalid) cov_.hit("cfg_read");
+    if (o.cfg_rvalid && last_re_status_ && (o.cfg_rdata & 2)) cov_.hit("status_busy_polled");
+    last_re_status_ = in.cfg_re && in.cfg_addr == regs::STATUS;
     if (in.cfg_we && in.cfg_addr == regs::COMMIT && (o.dec_valid || in.adm_valid)) cov_.hit("commit_under_traffic");
     if (in.cfg_we && in.cfg_addr == regs::CLEAR && in.cfg_wdata != 0) cov_.hit("counter_clear");
     if (in.cfg_we && in.cfg_addr == regs::STAT_CMD) cov_.hit((in.cfg_wdata >> 8) ? "stat_clear" : "stat_snapshot");
@@ -475,6 +496,7 @@ class PfcBench {
 
   void cover_model() {
     const pf::Model::Trace& t = model_.trace();
+    if (t.speed_commit_on_sweep) cov_.hit("speed_commit_on_sweep");
     if (t.sweep_start) cov_.hit("sweep_pass");
     if (t.overrun) cov_.hit("tick_overrun");
     using M = pf::Model;
@@ -483,8 +505,12 @@ class PfcBench {
     if (t.thr_sat) cov_.hit("threshold_saturated");
     if (t.op == M::kNone) return;
     const bool pool = model_.live().pool;
-    if (t.fwd_iq && (t.op == M::kAdm || t.op == M::kDep)) cov_.hit("rmw_forward_ingress");
-    if (t.fwd_eq && (t.op == M::kAdm || t.op == M::kDep || t.op == M::kPfc)) cov_.hit("rmw_forward_egress");
+    const bool ing_rmw = t.op == M::kAdm || t.op == M::kDep;
+    const bool eg_rmw = ing_rmw || t.op == M::kPfc;
+    if (t.fwd_near_iq && ing_rmw) cov_.hit("rmw_forward_ingress");
+    if (t.fwd_near_eq && eg_rmw) cov_.hit("rmw_forward_egress");
+    if (t.fwd_far_iq && ing_rmw) cov_.hit("rmw_forward_far_ingress");
+    if (t.fwd_far_eq && eg_rmw) cov_.hit("rmw_forward_far_egress");
     if (t.dec_v) {
       cov_.hit(model_.live().dyn ? "threshold_dynamic" : "threshold_static");
       if (pool) cov_.hit("pool_mode");
@@ -548,6 +574,8 @@ class PfcBench {
   uint64_t program_delay_ = 0, program_at_ = ~0ull;
   // boundary writes, STAT_CMD bursts, tick storms
   uint32_t readback_ = 0;
+  unsigned poll_ = 0;             // cycles left of STATUS polling after a STAT_CMD
+  bool last_re_status_ = false;   // the previous cycle read STATUS
   unsigned burst_ = 0;
   uint32_t burst_addr_ = 0;
   bool last_stat_cmd_ = false;
