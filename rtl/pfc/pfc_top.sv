@@ -162,8 +162,8 @@ module pfc_top #(
     logic [3:0]      m;
     m = k[3] ? (4'd0 - k) : k;
     w = {8'd0, v} << m;
-    if (k[3])                 ashift = v >> m;  // cov-waiver: ashift_right
-    else if (|w[CntW+7:CntW]) ashift = CMAX;  // cov-waiver: ashift_saturate
+    if (k[3])                 ashift = v >> m;
+    else if (|w[CntW+7:CntW]) ashift = CMAX;
     else                      ashift = w[CntW-1:0];
   endfunction
   function automatic logic [CntW-1:0] cadd(input logic [CntW-1:0] a, input logic [CntW-1:0] b);
@@ -294,11 +294,15 @@ module pfc_top #(
     // a chain of conditional adds, not a tree of masked operands: Yosys would merge that
     // tree into one multi-operand add, whose carry-save form the equivalence proof
     // (make equiv) cannot match against the RTL's adders in reasonable time
-    logic [CntW+2:0] hsum_stg;
-    hsum_stg = '0;
-    for (int p = 0; p < 8; p++)
-      if (stg_llmask_q[p]) hsum_stg = hsum_stg + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
-    hsum_n = commit ? hsum_stg : hsum_q;
+    // (two chains of four and their sum: half the depth of one chain of eight)
+    logic [CntW+2:0] hs_lo, hs_hi;
+    hs_lo = '0;
+    hs_hi = '0;
+    for (int p = 0; p < 4; p++)
+      if (stg_llmask_q[p]) hs_lo = hs_lo + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
+    for (int p = 4; p < 8; p++)
+      if (stg_llmask_q[p]) hs_hi = hs_hi + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
+    hsum_n = commit ? hs_lo + hs_hi : hsum_q;
   end
   always_comb begin
     logic [CntW+9:0]  prod;
@@ -478,43 +482,102 @@ module pfc_top #(
   logic [NCnt-1:0]   cnt_inc;
   logic              snap_we;
 
-  // Threshold terms. Everything here comes from flops (configuration, pools, S2's op),
-  // not from the words. Each
-  // admission test is then the sign of one sum: "x <= limit - len" is
-  // x + (len - limit - 1) < 0 with the bracket (k_*) from flops. (The model computes the
+  // Threshold terms ("brackets"). Each admission test is the sign of one sum: "x <= limit -
+  // len" is x + (len - limit - 1) < 0, with the bracket from flops. (The model computes the
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
-  logic [CntW-1:0]   thr_q, egthr_q;         // registered dynamic / static thresholds
-  logic [2:0]        prio;
-  logic [CntW-1:0]   rsv, hcap;
+  // With RegWords = 1 the brackets are formed in S1 for the op there, from the values S2's
+  // cycle will see (the configuration a COMMIT at this edge gives, the thresholds their
+  // registers take at this edge), and registered with the op; the pool occupancies, which
+  // the op in S2 may change at this edge, are added in S2. With RegWords = 0 the same logic
+  // works on S2's op (= S1's) and its own cycle's values.
+  logic [CntW-1:0]   thr_n, egthr_n;         // the dynamic XOFF threshold, the egress lossy one
+  assign thr_n   = live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
+  assign egthr_n = ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
+  logic [2:0]        b_prio;
+  logic [CntW:0]     b_len;
+  logic [CntW-1:0]   b_rsv, b_hcap, b_thr, b_egthr, b_xon, b_shsz;
+  if (RegWords != 0) begin : g_bsrc
+    assign b_prio  = s1_qi_q[2:0];
+    assign b_len   = (CntW + 1)'(s1_len_q);
+    assign b_rsv   = commit ? stg_rsv_q[b_prio*CntW +: CntW] : live_rsv_q[b_prio*CntW +: CntW];
+    assign b_hcap  = commit ? stg_hdrm_q[b_prio*CntW +: CntW] : live_hdrm_q[b_prio*CntW +: CntW];
+    assign b_xon   = commit ? stg_xon_q : live_xon_q;
+    assign b_shsz  = commit ? stg_shsz_q : live_shsz_q;
+    assign b_thr   = thr_n;
+    assign b_egthr = egthr_n;
+  end else begin : g_bsrc
+    assign b_prio  = s2_qi_q[2:0];
+    assign b_len   = (CntW + 1)'(s2_len_q);
+    assign b_rsv   = live_rsv_q[b_prio*CntW +: CntW];
+    assign b_hcap  = live_hdrm_q[b_prio*CntW +: CntW];
+    assign b_xon   = live_xon_q;
+    assign b_shsz  = live_shsz_q;
+    logic [CntW-1:0] thr_q, egthr_q;         // registered: one cycle behind the pools
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        thr_q <= CMAX; egthr_q <= CMAX;
+      end else begin
+        thr_q <= thr_n; egthr_q <= egthr_n;
+      end
+    end
+    assign b_thr   = thr_q;
+    assign b_egthr = egthr_q;
+  end
+  logic [CntW+2:0]   b_len_m_rsv, b_dep, b_sw;  // signed
+  logic [CntW+1:0]   b_rl;
+  logic [XW-1:0]     b_lim, b_sh, b_hc, b_eg;
+  // The threshold arrives last (the pool's free space shifted by alpha): each bracket is
+  // one add of it to a sum formed beside it (kept apart, so Yosys does not merge them into
+  // one multi-operand add that takes the threshold in its first layer)
+  (* keep *) logic [CntW+2:0] b_dep0, b_sw0;
+  (* keep *) logic [XW-1:0]   b_lim0;
+  assign b_len_m_rsv = (CntW + 3)'(b_len) - (CntW + 3)'(b_rsv);
+  assign b_dep0      = (CntW + 3)'(b_rsv) + (CntW + 3)'(b_len) - (CntW + 3)'(b_xon);
+  assign b_sw0       = (CntW + 3)'(b_rsv) - (CntW + 3)'(b_xon);
+  assign b_lim0      = XW'(b_len) - XW'(b_rsv) - XW'(1);
+  assign b_dep       = b_dep0 + (CntW + 3)'(b_thr);   // XON after a departure: lim + len - XON_OFFSET
+  assign b_sw        = b_sw0 + (CntW + 3)'(b_thr);    // XON in the sweep: lim - XON_OFFSET
+  assign b_rl        = (CntW + 2)'(b_rsv) + (CntW + 2)'(b_len);  // rsv + len
+  // len - lim - 1 (lim = rsv + thr); len - rsv - SHARED_SIZE - 1 (+ shared_used in S2: len -
+  // rsv - pool free - 1); len - HDRM[p] - 1; len - egress threshold - 1
+  assign b_lim       = b_lim0 - XW'(b_thr);
+  assign b_sh        = {{(XW-CntW-3){b_len_m_rsv[CntW+2]}}, b_len_m_rsv} - XW'(b_shsz) - XW'(1);
+  assign b_hc        = XW'(b_len) + ~(XW'(b_hcap));
+  assign b_eg        = XW'(b_len) + ~(XW'(b_egthr));
+  // what S2 uses
+  logic [CntW-1:0]   rsv;
+  logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
+  logic [CntW+1:0]   k_rl;
+  logic [XW-1:0]     k_lim, k_sh, k_hcap, k_eg;
+  if (RegWords != 0) begin : g_bq
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        rsv <= '0; len_m_rsv <= '0; k_dep <= '0; k_sw <= '0; k_rl <= '0;
+        k_lim <= '0; k_sh <= '0; k_hcap <= '0; k_eg <= '0;
+      end else begin
+        rsv <= b_rsv; len_m_rsv <= b_len_m_rsv; k_dep <= b_dep; k_sw <= b_sw; k_rl <= b_rl;
+        k_lim <= b_lim; k_sh <= b_sh; k_hcap <= b_hc; k_eg <= b_eg;
+      end
+    end
+  end else begin : g_bq
+    assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
+           {b_rsv, b_len_m_rsv, b_dep, b_sw, b_rl, b_lim, b_sh, b_hc, b_eg};
+  end
   logic [CntW:0]     len_x;
   logic              sh_in, len_fits;
-  logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
-  logic [XW-1:0]     x_cnt, x_hdr, x_len, k_lim, k_sh, k_hcap, k_eg;
-  assign prio        = s2_qi_q[2:0];
-  assign rsv         = live_rsv_q[prio*CntW +: CntW];
-  assign hcap        = live_hdrm_q[prio*CntW +: CntW];
-  assign sh_in       = sh_used_q <= live_shsz_q;
+  logic [XW-1:0]     x_cnt, x_hdr;
   assign len_x       = (CntW + 1)'(s2_len_q);
+  assign sh_in       = sh_used_q <= live_shsz_q;
   assign len_fits    = {1'b0, len_x} + {2'b00, sh_used_q} <= {2'b00, live_shsz_q};  // len <= pool free
-  assign len_m_rsv   = (CntW + 3)'(len_x) - (CntW + 3)'(rsv);
-  assign k_dep       = (CntW + 3)'(rsv) + (CntW + 3)'(thr_q) + (CntW + 3)'(len_x) - (CntW + 3)'(live_xon_q);  // XON after a departure: lim + len - XON_OFFSET
-  assign k_sw        = (CntW + 3)'(rsv) + (CntW + 3)'(thr_q) - (CntW + 3)'(live_xon_q);                      // XON in the sweep: lim - XON_OFFSET
   assign x_cnt       = XW'(i_cnt);
   assign x_hdr       = XW'(i_hdr);
-  assign x_len       = XW'(len_x);
-  // len - lim - 1 (lim = rsv + thr); len - rsv - pool free - 1 (pool free = SHARED_SIZE -
-  // shared_used, with sh_in); len - HDRM[p] - 1; len - egress threshold - 1
-  assign k_lim       = x_len - XW'(rsv) - XW'(thr_q) - XW'(1);
-  assign k_sh        = {{(XW-CntW-3){len_m_rsv[CntW+2]}}, len_m_rsv} + XW'(sh_used_q) - XW'(live_shsz_q) - XW'(1);
-  assign k_hcap      = x_len + ~(XW'(hcap));
-  assign k_eg        = x_len + ~(XW'(egthr_q));
   // admission: cnt + len <= min(lim, CMAX) (so min(lim, CMAX) >= len too); with cnt < rsv,
   // cnt + len - rsv <= pool free; hdr + len <= HDRM[p]; ecnt + len <= egress threshold
   logic [CntW:0]     cnt_p_len;
   logic              fit_lim, fit_sh, fit_hcap, fit_eg;
   assign cnt_p_len   = {1'b0, i_cnt} + len_x;
   assign fit_lim     = (x_cnt + k_lim) >> (XW - 1) != '0 && !cnt_p_len[CntW];
-  assign fit_sh      = (x_cnt + k_sh) >> (XW - 1) != '0;
+  assign fit_sh      = (x_cnt + k_sh + XW'(sh_used_q)) >> (XW - 1) != '0;
   assign fit_hcap    = (x_hdr + k_hcap) >> (XW - 1) != '0;
   assign fit_eg      = (XW'(e_cnt) + k_eg) >> (XW - 1) != '0;
   // departure terms (cnt + hdr formed once and compared three ways)
@@ -525,7 +588,7 @@ module pfc_top #(
   assign hdr_ge_len  = {1'b0, i_hdr} >= len_x;
   // shared_used - min(len - hdr, cnt - rsv) = max(shared_used + hdr - len,
   // shared_used + rsv - cnt); the first is the larger when cnt + hdr >= rsv + len
-  assign sh_ret      = ((CntW + 2)'(tot) >= (CntW + 2)'(rsv) + (CntW + 2)'(len_x))
+  assign sh_ret      = ((CntW + 2)'(tot) >= k_rl)
                        ? (CntW + 2)'(sh_used_q) + (CntW + 2)'(i_hdr) - (CntW + 2)'(len_x)
                        : (CntW + 2)'(sh_used_q) + (CntW + 2)'(rsv) - (CntW + 2)'(i_cnt);
 
@@ -726,7 +789,6 @@ module pfc_top #(
       s1_ll_q <= 1'b0; s1_quanta_q <= '0; s1_snap_q <= 1'b0; s1_clr_q <= '0; s1_e_q <= '0;
       s2_bits_q <= '0;
       iqf_hit_q <= 1'b0; eqf_hit_q <= 1'b0; iqf_d_q <= '0; eqf_d_q <= '0;
-      thr_q <= CMAX; egthr_q <= CMAX;
       sh_used_q <= '0; hdr_used_q <= '0; egll_used_q <= '0; egly_used_q <= '0; hdr_peak_q <= '0;
       paused_q <= '0; storm_q <= '0;
       stat_pend_q <= 1'b0; stat_snap_q <= 1'b0; stat_clr_q <= '0;
@@ -753,9 +815,6 @@ module pfc_top #(
       // far forwarding, for the op S0 issues now
       iqf_hit_q <= iq_we1 && s2_qi_q == s0_qi; iqf_d_q <= iq_wd1;
       eqf_hit_q <= eq_we1 && s2_qe_q == s0_qe; eqf_d_q <= eq_wd1;
-      // dynamic thresholds, registered: they follow the pools with one cycle of delay
-      thr_q   <= live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
-      egthr_q <= ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
       // pools
       sh_used_q <= sh_used_d; hdr_used_q <= hdr_used_d;
       egll_used_q <= egll_used_d; egly_used_q <= egly_used_d;

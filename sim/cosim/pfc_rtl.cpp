@@ -31,8 +31,8 @@ class PfcAdapter final : public PfcFace {
     b_.reset();
     // 2. Wait for init_done_o (both RAMs swept: Ports x 8 cycles), then the settings as
     //    register writes (Settings::program(): every staged register, COMMIT), then one
-    //    idle cycle: the registered thresholds (thr_q, egthr_q, shp_q, bpt_q) follow the
-    //    COMMIT one cycle later.
+    //    idle cycle: the values registered from the live configuration (the thresholds, or
+    //    the S1 brackets that hold them, and shp_q) follow the COMMIT one cycle later.
     b_.program(program);
   }
 
