@@ -550,15 +550,21 @@ module pfc_top #(
   logic [CntW+1:0]   k_rl;
   logic [XW-1:0]     k_lim, k_sh, k_hcap, k_eg;
   if (RegWords != 0) begin : g_bq
+    logic [CntW-1:0] rsv_q;
+    logic [CntW+2:0] len_m_rsv_q, k_dep_q, k_sw_q;
+    logic [CntW+1:0] k_rl_q;
+    logic [XW-1:0]   k_lim_q, k_sh_q, k_hcap_q, k_eg_q;
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
-        rsv <= '0; len_m_rsv <= '0; k_dep <= '0; k_sw <= '0; k_rl <= '0;
-        k_lim <= '0; k_sh <= '0; k_hcap <= '0; k_eg <= '0;
+        rsv_q <= '0; len_m_rsv_q <= '0; k_dep_q <= '0; k_sw_q <= '0; k_rl_q <= '0;
+        k_lim_q <= '0; k_sh_q <= '0; k_hcap_q <= '0; k_eg_q <= '0;
       end else begin
-        rsv <= b_rsv; len_m_rsv <= b_len_m_rsv; k_dep <= b_dep; k_sw <= b_sw; k_rl <= b_rl;
-        k_lim <= b_lim; k_sh <= b_sh; k_hcap <= b_hc; k_eg <= b_eg;
+        rsv_q <= b_rsv; len_m_rsv_q <= b_len_m_rsv; k_dep_q <= b_dep; k_sw_q <= b_sw; k_rl_q <= b_rl;
+        k_lim_q <= b_lim; k_sh_q <= b_sh; k_hcap_q <= b_hc; k_eg_q <= b_eg;
       end
     end
+    assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
+           {rsv_q, len_m_rsv_q, k_dep_q, k_sw_q, k_rl_q, k_lim_q, k_sh_q, k_hcap_q, k_eg_q};
   end else begin : g_bq
     assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
            {b_rsv, b_len_m_rsv, b_dep, b_sw, b_rl, b_lim, b_sh, b_hc, b_eg};
