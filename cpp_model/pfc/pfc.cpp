@@ -450,9 +450,10 @@ Outputs Model::eval(const Inputs& in) const {
   Outputs o;
   const bool idone = init_done();
   const bool ext_any = in.pfc_valid || in.dep_valid || in.adm_valid;
-  const bool sg = stat_go();
-  const bool swg = idone && !sg && sw_act_ && (sw_turn_ || !ext_any);
-  const bool ext_ok = idone && !sg && !swg;
+  const bool hd = hold(in);
+  const bool sg = stat_go(in);
+  const bool swg = idone && !sg && !hd && sw_act_ && (sw_turn_ || !ext_any);
+  const bool ext_ok = idone && !sg && !swg && !hd;
   o.pfc_ready = ext_ok;
   o.dep_ready = ext_ok && !in.pfc_valid;
   o.adm_ready = ext_ok && !in.pfc_valid && !in.dep_valid;
@@ -482,9 +483,11 @@ void Model::tick(const Inputs& in) {
   const bool idone = init_done();
   // ---- S0
   const bool ext_any = in.pfc_valid || in.dep_valid || in.adm_valid;
-  const bool sg = stat_go();
-  const bool swg = idone && !sg && sw_act_ && (sw_turn_ || !ext_any);
-  const bool ext_ok = idone && !sg && !swg;
+  const bool hd = hold(in);
+  const bool sg = stat_go(in);
+  const bool swg = idone && !sg && !hd && sw_act_ && (sw_turn_ || !ext_any);
+  const bool ext_ok = idone && !sg && !swg && !hd;
+  const bool held = hd && (stat_pend_ || sw_act_ || ext_any);
   OpIn s0;
   if (sg) {
     s0.op = kStat; s0.qi = s0.qe = stat_sel_; s0.snap = stat_snap_; s0.clr = stat_clr_;
@@ -512,6 +515,7 @@ void Model::tick(const Inputs& in) {
   IqEntry iq = iq2_;
   EqEntry eq = eq2_;
   trace_ = Trace{};
+  trace_.commit_hold = held;
   trace_.fwd_near_iq = s2_valid_ && s2_.fn_iq;
   trace_.fwd_near_eq = s2_valid_ && s2_.fn_eq;
   trace_.fwd_far_iq = s2_valid_ && s2_.ff_iq;
@@ -537,16 +541,15 @@ void Model::tick(const Inputs& in) {
 
   // ---- register interface
   const bool we_ok = in.cfg_we && idone;
-  const bool commit = we_ok && in.cfg_addr == regs::COMMIT && (in.cfg_wdata & 1);
+  const bool commit = commit_of(in);
   const bool stat_cmd_we = we_ok && in.cfg_addr == regs::STAT_CMD;
   const uint32_t clr = (we_ok && in.cfg_addr == regs::CLEAR) ? in.cfg_wdata : 0;
   const uint32_t rd = read_reg(in.cfg_addr);
   const Settings stage_before = stage_;
   if (we_ok) write_reg(in.cfg_addr, in.cfg_wdata);
   if (commit) {
-    const OpIn& b = cfg_.RegWords ? s1_ : s0;
     trace_.speed_commit_on_sweep =
-        (cfg_.RegWords ? s1_valid_ : s0.op != kNone) && b.op == kSweep && stage_before.gbps != live_.gbps;
+        (cfg_.RegWords ? s1_valid_ && s1_.op == kSweep : sw_act_) && stage_before.gbps != live_.gbps;
     live_ = stage_before;
   }
 

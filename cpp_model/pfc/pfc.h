@@ -198,8 +198,10 @@ class Model {
     bool xon_hdr_hold = false;       // XOFF kept only because the headroom is not empty
     bool sweep_start = false, overrun = false;
     // a COMMIT that changes LINK_GBPS in the cycle the bits of a sweep op's countdown are
-    // formed (the op in S1, or S0 without registered words): the op takes the old speed
+    // formed (the op in S1: it takes the old speed); without registered words, a COMMIT of a
+    // new LINK_GBPS while a pass issues (S0 holds the pass's next op, which takes the new one)
     bool speed_commit_on_sweep = false;
+    bool commit_hold = false;        // RegWords 0: a COMMIT held back an op S0 would have issued
     bool thr_sat = false;            // a dynamic threshold (alpha * free pool) saturated at all ones
   };
   const Trace& trace() const { return trace_; }
@@ -248,7 +250,13 @@ class Model {
   uint32_t read_reg(uint32_t addr) const;
   void write_reg(uint32_t addr, uint32_t data);
   void reset_state();
-  bool stat_go() const { return init_done() && stat_pend_; }
+  bool commit_of(const Inputs& in) const {
+    return in.cfg_we && init_done() && in.cfg_addr == regs::COMMIT && (in.cfg_wdata & 1);
+  }
+  // RegWords = 0: S0 forms its op's threshold brackets from the live settings, so it issues
+  // no op in the cycle of a COMMIT
+  bool hold(const Inputs& in) const { return cfg_.RegWords == 0 && commit_of(in); }
+  bool stat_go(const Inputs& in) const { return init_done() && stat_pend_ && !hold(in); }
   bool init_done() const { return sweep_.done(); }
 
   Config cfg_;

@@ -668,6 +668,42 @@ TEST(PfcCycle, StagedConfigurationTakesEffectOnlyOnCommit) {
   EXPECT_EQ(o.dec, 1u);  // 1000 + 1000 > 100: headroom
 }
 
+// Without registered words S0 forms the op's threshold brackets from the live settings, so a
+// COMMIT's cycle issues no op; the op offered then is accepted in the next cycle and decides
+// on the settings the COMMIT made live. With registered words the COMMIT's cycle issues it.
+static void check_commit_cycle(unsigned reg_words) {
+  Config c = small_cfg();
+  c.RegWords = reg_words;
+  Cyc cy(c);
+  Settings s = static_settings();
+  s.xoff_static = 2000;
+  cy.configure(s);
+  cy.write(regs::XOFF_STATIC, 100);  // staged only
+  Inputs in;
+  in.adm_valid = true;
+  in.adm_iport = 0; in.adm_eport = 1; in.adm_prio = 3; in.adm_len = 1000; in.adm_lossless = true;
+  Inputs both = in;
+  both.cfg_we = true; both.cfg_addr = regs::COMMIT; both.cfg_wdata = 1;
+  Outputs o = cy.step(both);
+  EXPECT_EQ(o.adm_ready, reg_words != 0);
+  EXPECT_EQ(o.dep_ready, reg_words != 0);
+  EXPECT_EQ(o.pfc_ready, reg_words != 0);
+  unsigned waited = 1;  // cycles since the admission was accepted
+  if (reg_words == 0) {
+    o = cy.step(in);   // accepted now
+    ASSERT_TRUE(o.adm_ready);
+  }
+  for (;; ++waited) {
+    o = cy.step(Inputs{});
+    if (o.dec_valid) break;
+    ASSERT_LT(waited, 8u);
+  }
+  EXPECT_EQ(waited, 2 + reg_words);
+  EXPECT_EQ(o.dec, 1u);  // decided on the committed XOFF (100): headroom
+}
+TEST(PfcCycle, CommitCycleIssuesNoOpWithoutRegisteredWords) { check_commit_cycle(0); }
+TEST(PfcCycle, CommitCycleIssuesOpsWithRegisteredWords) { check_commit_cycle(1); }
+
 TEST(PfcCycle, RegistersCountersSaturateAndClear) {
   Cyc cy(small_cfg(4));
   EXPECT_EQ(cy.read(regs::ID), regs::ID_VALUE);

@@ -19,9 +19,10 @@
 // S1 registers both words: the RAM's, or the write of the op in S2 now to the same
 // address (near), or the write of the cycle before, which the read-first RAM missed (far).
 // S2 decides from those registers, writes both RAMs back and registers the outputs.
-// Latency: accept -> dec_valid_o = 3. With RegWords = 0 there is no S2: S1 decides on the
-// RAM's word or the far write and writes back (latency 2); the s2_* names below are then
-// S1's registers.
+// Latency: accept -> dec_valid_o = 3. With RegWords = 0 there is no S2: S0 forms the op's
+// threshold brackets, S1 decides on the RAM's word or the far write and writes back
+// (latency 2; the s2_* names below are then S1's registers), and S0 issues no op in the
+// cycle of a COMMIT.
 // The dynamic thresholds, the shared headroom pool size and the sweep's E x bits per tick are
 // registered: computed from the pools / live configuration at the start of each cycle and
 // used by the op deciding in the next (one cycle behind); the pool limits are checked exactly.
@@ -348,9 +349,14 @@ module pfc_top #(
   // ------------------------------------------------------------------ S0: arbitration
   logic ext_any, stat_go, sweep_go, ext_ok;
   assign ext_any  = pfc_valid_i || dep_valid_i || adm_valid_i;
-  assign stat_go  = init_done && stat_pend_q;
-  assign sweep_go = init_done && !stat_go && sw_act_q && (sw_turn_q || !ext_any);
-  assign ext_ok   = init_done && !stat_go && !sweep_go;
+  // With RegWords = 0, S0 forms the brackets for its op from the live configuration, so S0
+  // issues no op in the cycle of a COMMIT (hold): the op deciding next would otherwise see
+  // brackets of the configuration before it
+  logic hold;
+  assign hold     = (RegWords == 0) && commit;
+  assign stat_go  = init_done && stat_pend_q && !hold;
+  assign sweep_go = init_done && !stat_go && !hold && sw_act_q && (sw_turn_q || !ext_any);
+  assign ext_ok   = init_done && !stat_go && !sweep_go && !hold;
   assign pfc_ready_o = ext_ok;
   assign dep_ready_o = ext_ok && !pfc_valid_i;
   assign adm_ready_o = ext_ok && !pfc_valid_i && !dep_valid_i;
@@ -485,44 +491,51 @@ module pfc_top #(
   // Threshold terms ("brackets"). Each admission test is the sign of one sum: "x <= limit -
   // len" is x + (len - limit - 1) < 0, with the bracket from flops. (The model computes the
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
-  // With RegWords = 1 the brackets are formed in S1 for the op there, from the values S2's
-  // cycle will see (the configuration a COMMIT at this edge gives, the thresholds their
-  // registers take at this edge), and registered with the op; the pool occupancies, which
-  // the op in S2 may change at this edge, are added in S2. With RegWords = 0 the same logic
-  // works on S2's op (= S1's) and its own cycle's values.
+  // The brackets are formed in the stage before the deciding one (S1 with RegWords = 1, S0
+  // with RegWords = 0) for the op there, from the values the deciding cycle will see (the
+  // configuration a COMMIT at this edge gives, the thresholds their registers take at this
+  // edge), and registered with the op; the pool occupancies, which the deciding op may
+  // change at this edge, are added in the deciding stage.
   logic [CntW-1:0]   thr_n, egthr_n;         // the dynamic XOFF threshold, the egress lossy one
   assign thr_n   = live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
   assign egthr_n = ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
-  logic [2:0]        b_prio;
   logic [CntW:0]     b_len;
   logic [CntW-1:0]   b_rsv, b_hcap, b_thr, b_egthr, b_xon, b_shsz;
   if (RegWords != 0) begin : g_bsrc
-    assign b_prio  = s1_qi_q[2:0];
+    // The op's RSV and HDRM are selected by its priority in S0 (it comes from the event
+    // inputs there), each twice, as it will stand after S0's edge: live (the staged value
+    // when a COMMIT is at that edge) and staged (the value a register write at that edge
+    // brings); S1 picks between the two by a COMMIT at its own edge. The 8:1 selections
+    // are off S1's path.
+    logic [CntW-1:0] sel_rsv_l_q, sel_rsv_s_q, sel_hdrm_l_q, sel_hdrm_s_q;
+    logic [2:0]      sel_p;
+    logic            sel_w_rsv, sel_w_hdrm;
+    assign sel_p      = s0_qi[2:0];
+    assign sel_w_rsv  = we_ok && waddr >= 10'h020 && waddr < 10'h028 && waddr[2:0] == sel_p;
+    assign sel_w_hdrm = we_ok && waddr >= 10'h028 && waddr < 10'h030 && waddr[2:0] == sel_p;
+    always_ff @(posedge clk_i) begin
+      sel_rsv_l_q  <= commit ? stg_rsv_q[sel_p*CntW +: CntW] : live_rsv_q[sel_p*CntW +: CntW];
+      sel_rsv_s_q  <= sel_w_rsv ? cfg_wdata_i[CntW-1:0] : stg_rsv_q[sel_p*CntW +: CntW];
+      sel_hdrm_l_q <= commit ? stg_hdrm_q[sel_p*CntW +: CntW] : live_hdrm_q[sel_p*CntW +: CntW];
+      sel_hdrm_s_q <= sel_w_hdrm ? cfg_wdata_i[CntW-1:0] : stg_hdrm_q[sel_p*CntW +: CntW];
+    end
     assign b_len   = (CntW + 1)'(s1_len_q);
-    assign b_rsv   = commit ? stg_rsv_q[b_prio*CntW +: CntW] : live_rsv_q[b_prio*CntW +: CntW];
-    assign b_hcap  = commit ? stg_hdrm_q[b_prio*CntW +: CntW] : live_hdrm_q[b_prio*CntW +: CntW];
+    assign b_rsv   = commit ? sel_rsv_s_q : sel_rsv_l_q;
+    assign b_hcap  = commit ? sel_hdrm_s_q : sel_hdrm_l_q;
     assign b_xon   = commit ? stg_xon_q : live_xon_q;
     assign b_shsz  = commit ? stg_shsz_q : live_shsz_q;
-    assign b_thr   = thr_n;
-    assign b_egthr = egthr_n;
   end else begin : g_bsrc
-    assign b_prio  = s2_qi_q[2:0];
-    assign b_len   = (CntW + 1)'(s2_len_q);
+    // no op in S0 in a COMMIT's cycle (hold): the live configuration is the deciding cycle's
+    logic [2:0] b_prio;
+    assign b_prio  = s0_qi[2:0];
+    assign b_len   = (CntW + 1)'(s0_len);
     assign b_rsv   = live_rsv_q[b_prio*CntW +: CntW];
     assign b_hcap  = live_hdrm_q[b_prio*CntW +: CntW];
     assign b_xon   = live_xon_q;
     assign b_shsz  = live_shsz_q;
-    logic [CntW-1:0] thr_q, egthr_q;         // registered: one cycle behind the pools
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        thr_q <= CMAX; egthr_q <= CMAX;
-      end else begin
-        thr_q <= thr_n; egthr_q <= egthr_n;
-      end
-    end
-    assign b_thr   = thr_q;
-    assign b_egthr = egthr_q;
   end
+  assign b_thr   = thr_n;
+  assign b_egthr = egthr_n;
   logic [CntW+2:0]   b_len_m_rsv, b_dep, b_sw;  // signed
   logic [CntW+1:0]   b_rl;
   logic [XW-1:0]     b_lim, b_sh, b_hc, b_eg;
@@ -544,31 +557,22 @@ module pfc_top #(
   assign b_sh        = {{(XW-CntW-3){b_len_m_rsv[CntW+2]}}, b_len_m_rsv} - XW'(b_shsz) - XW'(1);
   assign b_hc        = XW'(b_len) + ~(XW'(b_hcap));
   assign b_eg        = XW'(b_len) + ~(XW'(b_egthr));
-  // what S2 uses
-  logic [CntW-1:0]   rsv;
-  logic [CntW+2:0]   len_m_rsv, k_dep, k_sw;  // signed
-  logic [CntW+1:0]   k_rl;
-  logic [XW-1:0]     k_lim, k_sh, k_hcap, k_eg;
-  if (RegWords != 0) begin : g_bq
-    logic [CntW-1:0] rsv_q;
-    logic [CntW+2:0] len_m_rsv_q, k_dep_q, k_sw_q;
-    logic [CntW+1:0] k_rl_q;
-    logic [XW-1:0]   k_lim_q, k_sh_q, k_hcap_q, k_eg_q;
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        rsv_q <= '0; len_m_rsv_q <= '0; k_dep_q <= '0; k_sw_q <= '0; k_rl_q <= '0;
-        k_lim_q <= '0; k_sh_q <= '0; k_hcap_q <= '0; k_eg_q <= '0;
-      end else begin
-        rsv_q <= b_rsv; len_m_rsv_q <= b_len_m_rsv; k_dep_q <= b_dep; k_sw_q <= b_sw; k_rl_q <= b_rl;
-        k_lim_q <= b_lim; k_sh_q <= b_sh; k_hcap_q <= b_hc; k_eg_q <= b_eg;
-      end
+  // what the deciding stage uses: the brackets, registered
+  logic [CntW-1:0]   rsv, rsv_q;
+  logic [CntW+2:0]   len_m_rsv, k_dep, k_sw, len_m_rsv_q, k_dep_q, k_sw_q;  // signed
+  logic [CntW+1:0]   k_rl, k_rl_q;
+  logic [XW-1:0]     k_lim, k_sh, k_hcap, k_eg, k_lim_q, k_sh_q, k_hcap_q, k_eg_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rsv_q <= '0; len_m_rsv_q <= '0; k_dep_q <= '0; k_sw_q <= '0; k_rl_q <= '0;
+      k_lim_q <= '0; k_sh_q <= '0; k_hcap_q <= '0; k_eg_q <= '0;
+    end else begin
+      rsv_q <= b_rsv; len_m_rsv_q <= b_len_m_rsv; k_dep_q <= b_dep; k_sw_q <= b_sw; k_rl_q <= b_rl;
+      k_lim_q <= b_lim; k_sh_q <= b_sh; k_hcap_q <= b_hc; k_eg_q <= b_eg;
     end
-    assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
-           {rsv_q, len_m_rsv_q, k_dep_q, k_sw_q, k_rl_q, k_lim_q, k_sh_q, k_hcap_q, k_eg_q};
-  end else begin : g_bq
-    assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
-           {b_rsv, b_len_m_rsv, b_dep, b_sw, b_rl, b_lim, b_sh, b_hc, b_eg};
   end
+  assign {rsv, len_m_rsv, k_dep, k_sw, k_rl, k_lim, k_sh, k_hcap, k_eg} =
+         {rsv_q, len_m_rsv_q, k_dep_q, k_sw_q, k_rl_q, k_lim_q, k_sh_q, k_hcap_q, k_eg_q};
   logic [CntW:0]     len_x;
   logic              sh_in, len_fits;
   logic [XW-1:0]     x_cnt, x_hdr;

@@ -221,7 +221,12 @@ class PfcBench {
       ops_.push_back({regs::COMMIT, 1});
     }
     // register traffic
-    if (!ops_.empty() && probe_.empty() && rng_.chance(50)) {
+    if (commit_next_) {  // right behind a staged RSV / HDRM write (below)
+      in.cfg_we = true;
+      in.cfg_addr = regs::COMMIT;
+      in.cfg_wdata = 1;
+      commit_next_ = false;
+    } else if (!ops_.empty() && probe_.empty() && rng_.chance(50)) {
       in.cfg_we = true;
       in.cfg_addr = ops_.front().addr;
       in.cfg_wdata = ops_.front().data;
@@ -303,6 +308,19 @@ class PfcBench {
       if (storm_on_ && rng_.chance(15)) { in.adm_eport = storm_port_; in.adm_prio = storm_prio_; }
       in.adm_len = static_cast<uint32_t>(rng_.chance(5) ? rng_.range(1500, 9000) : rng_.range(64, 1500));
       in.adm_lossless = rng_.chance(92) ? ((lossless_ >> in.adm_prio) & 1) : rng_.chance(50);
+    }
+    // a staged RSV or HDRM of the offered admission's priority, COMMITted in the next cycle:
+    // the admission (issued in the write's cycle) decides after the COMMIT, on the new value,
+    // which the RTL must have taken from the write itself (bins commit_after_rsv_write,
+    // commit_after_hdrm_write)
+    if (idone && programmed_ && ops_.empty() && burst_ == 0 && probe_.empty() && !poll_ && !in.cfg_we &&
+        !in.cfg_re && !commit_next_ && in.adm_valid && cycle >= next_swap_) {
+      const bool h = rng_.chance(50);
+      in.cfg_we = true;
+      in.cfg_addr = (h ? regs::HDRM0 : regs::RSV0) + 4 * in.adm_prio;
+      in.cfg_wdata = static_cast<uint32_t>(h ? rng_.range(hdrm_lo_, hdrm_hi_) : rng_.range(0, rsv_hi_));
+      commit_next_ = true;
+      next_swap_ = cycle + rng_.range(500, 4000);
     }
     // departures: head of a non-empty egress queue that is not paused
     if (hold_dep_) {
@@ -449,6 +467,10 @@ class PfcBench {
     s.gbps = kSpeeds[rng_.below(5)];
     s.wd_detect = rng_.chance(90) ? static_cast<uint32_t>(rng_.range(3, 20)) : 0;
     s.wd_restore = static_cast<uint32_t>(rng_.range(0, 20));
+    // the ranges of a single RSV / HDRM rewrite between programs (the largest RSV assumed)
+    rsv_hi_ = std::min<uint64_t>(3000, per_q / 4);
+    hdrm_lo_ = std::min<uint64_t>(500, per_q - rsv_hi_);
+    hdrm_hi_ = std::min<uint64_t>(8000, per_q - rsv_hi_);
     for (unsigned p = 0; p < 8; ++p) {
       s.rsv[p] = static_cast<uint32_t>(rng_.range(0, std::min<uint64_t>(3000, per_q / 4)));
       const uint64_t room = per_q - s.rsv[p];
@@ -488,6 +510,14 @@ class PfcBench {
     if (o.cfg_rvalid && last_re_status_ && (o.cfg_rdata & 2)) cov_.hit("status_busy_polled");
     last_re_status_ = in.cfg_re && in.cfg_addr == regs::STATUS;
     if (in.cfg_we && in.cfg_addr == regs::COMMIT && (o.dec_valid || in.adm_valid)) cov_.hit("commit_under_traffic");
+    // a COMMIT right behind a staged RSV / HDRM write of the priority of the admission issued
+    // with that write
+    if (in.cfg_we && in.cfg_addr == regs::COMMIT && swap_acc_)
+      cov_.hit(swap_hdrm_ ? "commit_after_hdrm_write" : "commit_after_rsv_write");
+    const bool rsv_w = in.cfg_we && in.cfg_addr >= regs::RSV0 && in.cfg_addr < regs::RSV0 + 32;
+    const bool hdrm_w = in.cfg_we && in.cfg_addr >= regs::HDRM0 && in.cfg_addr < regs::HDRM0 + 32;
+    swap_acc_ = (rsv_w || hdrm_w) && in.adm_valid && o.adm_ready && (in.cfg_addr & 0x1C) / 4 == in.adm_prio;
+    swap_hdrm_ = hdrm_w;
     if (in.cfg_we && in.cfg_addr == regs::CLEAR && in.cfg_wdata != 0) cov_.hit("counter_clear");
     if (in.cfg_we && in.cfg_addr == regs::STAT_CMD) cov_.hit((in.cfg_wdata >> 8) ? "stat_clear" : "stat_snapshot");
     if (o.eg_storm != 0) cov_.hit("eg_storm_visible");
@@ -497,6 +527,7 @@ class PfcBench {
   void cover_model() {
     const pf::Model::Trace& t = model_.trace();
     if (t.speed_commit_on_sweep) cov_.hit("speed_commit_on_sweep");
+    if (t.commit_hold) cov_.hit("commit_hold");
     if (t.sweep_start) cov_.hit("sweep_pass");
     if (t.overrun) cov_.hit("tick_overrun");
     using M = pf::Model;
@@ -577,6 +608,9 @@ class PfcBench {
   unsigned poll_ = 0;             // cycles left of STATUS polling after a STAT_CMD
   bool last_re_status_ = false;   // the previous cycle read STATUS
   unsigned burst_ = 0;
+  // a staged RSV / HDRM write with a COMMIT right behind it
+  bool commit_next_ = false, swap_acc_ = false, swap_hdrm_ = false;
+  uint64_t next_swap_ = 0, rsv_hi_ = 0, hdrm_lo_ = 0, hdrm_hi_ = 0;
   uint32_t burst_addr_ = 0;
   bool last_stat_cmd_ = false;
   uint64_t tick_storm_until_ = 0, next_tick_storm_ = 20000, ticks_since_pass_ = 0;
