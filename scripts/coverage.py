@@ -268,7 +268,7 @@ def main():
                      f"{st['line']['waived']} / {st['toggle']['waived']} | {'met' if ok else 'NOT met'} |")
     table = "\n".join(lines)
     with open(os.path.join(args.out, "summary.json"), "w") as f:
-        json.dump([{"bench": b, "runs": n, "line_pct": round(lp, 2), "toggle_pct": round(tp, 2),
+        json.dump([{"bench": b, "runs": n, "line_pct": round(lp, 4), "toggle_pct": round(tp, 4),
                     "line_waived": st["line"]["waived"], "toggle_waived": st["toggle"]["waived"], "goal_met": ok}
                    for b, n, st, lp, tp, ok in rows], f, indent=1)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
