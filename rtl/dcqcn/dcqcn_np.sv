@@ -6,14 +6,14 @@
 //    interval_i ticks old (the first mark after a quiet window goes out at once), i.e.
 //    at most one CNP per flow per interval.
 // Pipeline: S0 accepts the packet and reads its entry (read-first RAM); S1 takes the word,
-// with the write the read missed forwarded; S2 decides and writes the entry back; S3 pushes
-// the CNP. Every packet writes its entry in S2 (the entry as it was when it sends no CNP,
-// {seen, last} = {1, now} when it sends), so the word to forward is always the registered
-// write data and the write enable does not wait for the decision. A packet misses in the
-// RAM the writes of the two packets ahead of it: the one in S2 when it is read (forwarded in
-// S1) and the one in S2 when it is in S1 (forwarded in S2, the read-modify-write loop: a
-// 2:1 multiplexer with a registered select in front of the interval test). The FIFO push
-// and the CNP counter take the decision from a register (S3).
+// with the write the read missed forwarded; S2 decides and, when it sends a CNP, writes the
+// entry ({seen, last} = {1, now}; a packet that sends none leaves its entry as it was), so
+// the write data never waits for the decision (only the write enable and the forwarding
+// flags do). A packet misses in the RAM the writes of the two packets ahead of it: the one
+// in S2 when it is read (forwarded in S1) and the one in S2 when it is in S1 (forwarded in
+// S2, the read-modify-write loop: a 2:1 multiplexer with a registered select in front of
+// the interval test). The FIFO push and the CNP counter take the decision from a register
+// (S3).
 // The interval test (now - last) mod 2^TW >= interval is one adder (see S2) and a
 // comparison beside it, not a subtraction followed by a comparison.
 // CNPs wait in an 8-entry FIFO; ce_ready_o leaves room for the packets in S1..S3, so the
@@ -72,7 +72,7 @@ module dcqcn_np #(
   logic [QW-1:0] s1_flow_q, s2_flow_q, s3_flow_q;
   logic [TW-1:0] s1_t_q, s2_t_q;
   logic [EW-1:0] s2_ent_q;    // S2's entry unless the packet ahead of it wrote it (s2_near_q)
-  logic [EW-1:0] wb_q;        // the entry written at the last edge (by the packet then in S2)
+  logic [TW-1:0] wb_t_q;      // the time S2's packet stamped at the last edge (if it sent: near/far)
   logic [EW-1:0] ent;
   logic          send;
   logic [QW-1:0] fifo_q [Depth];
@@ -85,7 +85,7 @@ module dcqcn_np #(
   assign acc        = ce_ready_o && ce_valid_i;
 
   // S2's entry: the word the packet ahead wrote at the last edge, else the one S1 took
-  assign ent = s2_near_q ? wb_q : s2_ent_q;
+  assign ent = s2_near_q ? {1'b1, wb_t_q} : s2_ent_q;
 
   // Interval test, d = (t - last) mod 2^TW, I = interval: d >= I iff d + ~I + 1 carries
   // out of TW bits. With S = t + ~last + ~I + 2 (TW + 2 bits, no overflow) and
@@ -119,9 +119,9 @@ module dcqcn_np #(
 
   always_comb begin
     send    = per_pkt_i || !ent[TW] || iv_ge;
-    ram_we    = done ? s2_valid_q : sw_we;
+    ram_we    = done ? (s2_valid_q && send) : sw_we;
     ram_waddr = done ? s2_flow_q : sw_addr;
-    ram_wdata = done ? (send ? {1'b1, s2_t_q} : ent) : '0;
+    ram_wdata = done ? {1'b1, s2_t_q} : '0;
   end
 
   assign cnp_valid_o = n_q != '0;
@@ -152,12 +152,12 @@ module dcqcn_np #(
   always_ff @(posedge clk_i) begin
     s1_flow_q <= ce_flow_i;
     s1_t_q    <= now_i;
-    far_q     <= s2_valid_q && (s2_flow_q == ce_flow_i);   // its write is at this edge
+    far_q     <= s2_valid_q && send && (s2_flow_q == ce_flow_i);   // its write is at this edge
     s2_flow_q <= s1_flow_q;
     s2_t_q    <= s1_t_q;
-    s2_ent_q  <= far_q ? wb_q : ram_rdata;
-    s2_near_q <= s2_valid_q && (s2_flow_q == s1_flow_q);   // its write is at this edge
-    wb_q      <= ram_wdata;
+    s2_ent_q  <= far_q ? {1'b1, wb_t_q} : ram_rdata;
+    s2_near_q <= s2_valid_q && send && (s2_flow_q == s1_flow_q);   // its write is at this edge
+    wb_t_q    <= s2_t_q;
     s3_flow_q <= s2_flow_q;
     if (s3_send_q) fifo_q[wr_q] <= s3_flow_q;
   end
