@@ -153,6 +153,7 @@ class PfcBench {
     if (!in.rst_n) {
       programmed_ = false;
       ops_.clear();
+      commit_next_ = false;
       pend_.clear();
       for (auto& q : eq_) q.clear();
       storm_on_ = false;
@@ -472,7 +473,7 @@ class PfcBench {
     hdrm_lo_ = std::min<uint64_t>(500, per_q - rsv_hi_);
     hdrm_hi_ = std::min<uint64_t>(8000, per_q - rsv_hi_);
     for (unsigned p = 0; p < 8; ++p) {
-      s.rsv[p] = static_cast<uint32_t>(rng_.range(0, std::min<uint64_t>(3000, per_q / 4)));
+      s.rsv[p] = static_cast<uint32_t>(rng_.range(0, rsv_hi_));
       const uint64_t room = per_q - s.rsv[p];
       s.hdrm[p] = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(500, room), std::min<uint64_t>(8000, room)));
     }
