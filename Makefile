@@ -23,6 +23,7 @@
 #   make formal    prove the RTL assertions with yosys-smtbmc (BMC + k-induction), each refuted on its own mutant
 #   make signoff   the README's sign-off table from the outputs of equiv, formal, gates, coverage and synth
 #   make soak      the lockstep benches with 10^8 cycles per run (every set and seed)
+#   make tb-profile  where each lockstep bench's time goes (stimulus, RTL, model, bench), per set
 #   make soak RUNNER=slurm  soak, mutants, synth, experiment(s) as one Slurm job array and a gather job
 #                  (RUNNER=local: the same jobs in a local pool; SLURM_PARTITION, SLURM_ACCOUNT, SLURM_TIME,
 #                  SLURM_MEM pass through; a re-run skips the jobs done; README "Running on a cluster")
@@ -47,7 +48,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 # failing target stops the recipe before the time is printed.
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
-.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal signoff soak regmap regmap-check slurm-test \
+.PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal signoff soak tb-profile regmap regmap-check slurm-test \
         demo sim tools cosim cosim-test bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
@@ -135,6 +136,10 @@ signoff:
 
 soak: build
 	$(if $(RUNNER),$(JOBS_RUN) soak --out $(BUILD)/jobs/soak --build $(BUILD) --cycles 100000000,LL_TB_CYCLES=100000000 ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L tb --timeout 0)
+
+# --profile on every bench and set (one run at a time: the figures are wall time)
+tb-profile: build
+	@$(PYTHON) scripts/tb_profile.py --build $(BUILD) -j 1
 
 # A one-node Slurm on 127.0.0.1 runs a small job array; its results must equal a local run's.
 slurm-test: build

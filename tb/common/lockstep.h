@@ -50,6 +50,7 @@ struct Options {
   uint64_t inject_mismatch = 0;  // > 0: report a mismatch at this cycle (the harness's own
                                  // test of the mismatch report and the waveform re-run)
   unsigned min_hits = 10;
+  bool profile = false;          // time each phase of a cycle and print where the time went
   bool list_sets = false;        // print the parameter sets and exit
   std::vector<std::string> argv; // for the re-run
 };
@@ -216,6 +217,11 @@ class RecentKeys {
 };
 
 std::string hex(uint64_t v);
+// --profile's report: ns a cycle per phase (stimulus and input drive; the Verilated RTL's two
+// evals and its port reads; the model's outputs and the comparison; the model's clock edge
+// and the bench's bookkeeping), the timer's own cost, and the rate of the RTL phase alone.
+void print_profile(std::ostream& os, const std::chrono::steady_clock::duration (&t)[4], uint64_t cycles,
+                   double rate);
 void re_run_with_wave(const Options& o, uint64_t cycle, const std::string& vcd);
 
 // Whether a bench has `bool want_reset()` (see run_lockstep).
@@ -280,6 +286,20 @@ int run_lockstep(const Options& o, const Params& params) {
 #endif
   };
 
+  // --profile: the time of each phase of a cycle (steady_clock around it, summed over the
+  // run), so the share of the Verilated RTL and of the bench and model can be read without a
+  // profiler; the phases are those of the loop below.
+  using Clock = std::chrono::steady_clock;
+  enum Phase { kStim, kRtl, kModel, kTick, kPhases };
+  Clock::duration phase_t[kPhases] = {};
+  Clock::time_point mark{};
+  auto lap = [&](Phase ph) {
+    if (!o.profile) return;
+    const Clock::time_point now = Clock::now();
+    phase_t[ph] += now - mark;
+    mark = now;
+  };
+
   // A bench may also ask for a reset at a moment of its choosing (a rare state worth a reset
   // in the middle of it): `bool want_reset()`, asked after each live cycle; the reset then
   // starts on the next cycle and lasts 4.
@@ -306,6 +326,7 @@ int run_lockstep(const Options& o, const Params& params) {
   // the run takes one more cycle than it compares: --cycles N compares exactly N.
   const uint64_t last = o.stop_after > 0 ? std::min(o.stop_after, o.cycles) : o.cycles;
   for (uint64_t c = 0; c <= last; ++c) {
+    if (o.profile) mark = Clock::now();
     const bool in_reset = c < init_reset || in_mid_reset(c) || c < asked_until;
     In in = bench->stimulus(c, in_reset);
     in.rst_n = !in_reset;
@@ -313,10 +334,13 @@ int run_lockstep(const Options& o, const Params& params) {
 #if LL_TRACE
     if (tfp && !tfp->isOpen() && static_cast<int64_t>(c) >= o.wave_from) tfp->open(vcd.c_str());
 #endif
+    lap(kStim);
     half(false, 2000 * c);
     if (c > 0) {  // the DUT's state is defined from the first reset edge on
       const Out act = bench->sample();
+      lap(kRtl);
       const Out exp = bench->expected(in);
+      lap(kModel);
       ++compared;
       const bool injected = o.inject_mismatch > 0 && c == o.inject_mismatch;
       if (!(act == exp) || injected) {  // every field of the block's output list (port_struct.h)
@@ -341,11 +365,14 @@ int run_lockstep(const Options& o, const Params& params) {
       if (B::valid(in)) ++valid_cycles;
     }
     if (in_mid_reset(c) && B::valid(in)) cov.hit("reset_mid_traffic");
+    lap(kModel);  // the comparison and the counts above: cheap, booked with the model
     bench->tick(in);
     if constexpr (HasWantReset<B>::value) {
       if (!in_reset && bench->want_reset()) asked_until = c + 1 + 4;
     }
+    lap(kTick);
     half(true, 2000 * c + 1000);
+    lap(kRtl);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu_secs = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
@@ -362,6 +389,7 @@ int run_lockstep(const Options& o, const Params& params) {
             << " cycles compared, 0 mismatches, " << static_cast<uint64_t>(compared / secs)
             << " cycles/s, " << static_cast<uint64_t>(compared / std::max(cpu_secs, 1e-6))
             << " cycles/s CPU, inputs valid on " << static_cast<int>(vf * 100 + 0.5) << "% of cycles\n";
+  if (o.profile) print_profile(std::cout, phase_t, last + 1, compared / secs);
   if (vf < 0.5) {
     std::cout << "  FAIL: inputs valid on fewer than 50% of live cycles\n";
     rc = kStimulus;
