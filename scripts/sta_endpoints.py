@@ -41,15 +41,25 @@ def setup_lines(sta_tcl):
     die(f"{sta_tcl} has no LL_STA_BEGIN_CHECKS marker (not written by scripts/synth.py?)")
 
 
-def q_nets(netlist):
-    """{flip-flop instance: the net its Q pin drives}"""
+def ff_cells(netlist):
+    """{flip-flop instance: (its Liberty cell, the net its Q pin drives)}"""
     with open(netlist) as f:
         text = f.read()
     out = {}
     for m in FF_RE.finditer(text):
         q = re.search(r"\.Q\(\s*([^)]*?)\s*\)", m.group(3))
-        out[m.group(2)] = q.group(1).lstrip("\\").strip() if q else "?"
+        out[m.group(2)] = (m.group(1), q.group(1).lstrip("\\").strip() if q else "?")
     return out
+
+
+def q_nets(netlist):
+    """{flip-flop instance: the net its Q pin drives}"""
+    return {inst: net for inst, (_, net) in ff_cells(netlist).items()}
+
+
+def register_of(net):
+    """A register's name from one bit's net: `cnt_q [3]` or `cnt_q[3]` -> `cnt_q`."""
+    return re.sub(r"\s*\[\d+\]$", "", net)
 
 
 def endpoints(block, config, out):
@@ -77,7 +87,7 @@ def endpoints(block, config, out):
             continue
         inst, arrival, slack = m.group(1), float(m.group(3)), float(m.group(4))
         net = names.get(inst, inst)   # an output port or a memory macro keeps its own name
-        reg = re.sub(r"\[\d+\]$", "", net)
+        reg = register_of(net)
         s, arr, at, n = worst.get(reg, (None, 0.0, inst, 0))
         if s is None or slack < s:
             s, arr, at = slack, arrival, inst

@@ -77,6 +77,7 @@ import time
 
 import ff_drive   # scripts/ff_drive.py: flip-flop drive strength by fanout
 import liberty    # scripts/liberty.py: the Liberty file and its cells
+import sta_endpoints  # scripts/sta_endpoints.py: flip-flops of a netlist and the nets they drive
 
 import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
 
@@ -124,6 +125,7 @@ SRAM_MACRO_BITS = 1024 * 16
 SRAM_UM2_PER_BIT = SRAM_MACRO_UM2 / SRAM_MACRO_BITS
 RF_BIT_CELLS = ("sg13g2_dfrbp_1", "sg13g2_mux2_1")  # + one sg13g2_mux2_1 per read port
 BREAKDOWN_ROWS = 24         # submodule rows in the report (largest first)
+FF_ROWS = 12                # flip-flop register rows in the report (largest first)
 
 
 def die(msg):
@@ -679,6 +681,25 @@ def kind_areas(cells):
     return ff, comb, nff
 
 
+def ff_registers(work):
+    """The flat SG13G2 netlist's flip-flops grouped by register: the net each one's Q drives
+    (an RTL register's name where Yosys kept one; the bits of a bus together), with their
+    area. Memories are black boxes in that netlist, so their bits are not among them."""
+    lc = lib_cells()
+    nand2 = nand2_area()
+    groups = {}
+    for cell, net in sta_endpoints.ff_cells(os.path.join(work, "sta_netlist.v")).values():
+        reg = sta_endpoints.register_of(net)
+        if re.fullmatch(r"_\d+_|\?", reg):
+            reg = "(nets without an RTL name)"
+        n, area = groups.get(reg, (0, 0.0))
+        groups[reg] = (n + 1, area + lc[cell][0])
+    rows = sorted(({"register": k, "ffs": n, "nand2_eq": round(a / nand2)} for k, (n, a) in groups.items()),
+                  key=lambda x: (-x["nand2_eq"], x["register"]))
+    return {"registers": len(rows), "ffs": sum(x["ffs"] for x in rows),
+            "nand2_eq": sum(x["nand2_eq"] for x in rows), "rows": rows[:FF_ROWS]}
+
+
 def memory_estimate(width, depth, read_ports):
     """(model, um^2) of one memory (see the SRAM_* / RF_* constants)."""
     bits = width * depth
@@ -903,6 +924,7 @@ write_verilog -noattr {work}/sta_netlist.v
     # 2c: area by kind (flat netlist) and by submodule (hierarchical mapping), memory estimate
     _, flat_cells = parse_stat_cells(at)
     r["breakdown"] = run_breakdown(block, cfg, work, flat_cells, mems, r["sta"]["memories"])
+    r["breakdown"]["ff_registers"] = ff_registers(work)
 
     # 3: Xilinx 7-series
     xil = os.path.join(work, "xilinx.ys")
@@ -1115,6 +1137,19 @@ includes its sub-instances; "." is the logic of that level outside its sub-insta
                 f.write(f"| {s['path']} | {s['module']} | {fmt(s['nand2_eq'])} | {share:.1f}% | "
                         f"{fmt(s['ff_nand2_eq'])} ({fmt(s['ffs'])}) | {fmt(s['memory_bits'])} | "
                         f"{', '.join(s['multipliers']) or '-'} |\n")
+            fr = bd.get("ff_registers")
+            if fr:
+                f.write(f"""
+By register (the flat netlist's {fmt(fr['ffs'])} flip-flops grouped by the net each one drives:
+an RTL register's name where Yosys kept one, the bits of a bus together; memories are not
+among them), the largest {len(fr['rows'])} of {fmt(fr['registers'])} by area:
+
+| register | flip-flops | NAND2-eq | share of logic |
+| --- | ---: | ---: | ---: |
+""")
+                for x in fr["rows"]:
+                    f.write(f"| {x['register']} | {fmt(x['ffs'])} | {fmt(x['nand2_eq'])} | "
+                            f"{100.0 * x['nand2_eq'] / max(r['nand2_eq'], 1):.1f}% |\n")
         if st:
             f.write(f"""
 ## Static timing (OpenSTA)

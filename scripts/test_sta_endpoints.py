@@ -5,6 +5,8 @@ synthesised (their work directories under build/synth/work/):
   * every smoke configuration lists at least one register, and the worst slack over its
     registers and ports equals the worst slack of the configuration's own STA run
     (`report_worst_slack` in its sta.log) to 0.001 ns: the per-register view misses no path;
+  * the report's flip-flops by register (synth.ff_registers, on sta_endpoints.ff_cells) hold
+    every flip-flop of the configuration's SG13G2 netlist (its `stat -liberty` count);
   * a configuration without a work directory stops with one error line and exit 1.
 
 usage: test_sta_endpoints.py [--out DIR] [--quiet]. Exit 0 when every check holds, 1
@@ -47,6 +49,14 @@ def main():
         elif not a.quiet:
             print(f"test_sta_endpoints: {name}: {len(rows)} registers and ports, worst {got:.3f} ns "
                   f"({rows[0][0]}) = the STA run's: ok")
+        work = os.path.join(a.out, "work", block, cfg["name"])
+        _, cells = synth.parse_stat_cells(open(os.path.join(work, "asic.txt")).read())
+        nff = synth.kind_areas(cells)[2]
+        fr = synth.ff_registers(work)
+        if fr["ffs"] != nff or nff == 0:
+            failed.append(f"{name}: {fr['ffs']} flip-flops grouped by register, the netlist has {nff}")
+        elif not a.quiet:
+            print(f"test_sta_endpoints: {name}: {nff} flip-flops in {fr['registers']} registers: ok")
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sta_endpoints.py")
     r = subprocess.run([sys.executable, script, "--block", "dcqcn", "--config", "no_such_config",
                         "--out", a.out], capture_output=True, text=True)
