@@ -683,13 +683,15 @@ def kind_areas(cells):
 
 def ff_registers(work):
     """The flat SG13G2 netlist's flip-flops grouped by register: the net each one's Q drives
-    (an RTL register's name where Yosys kept one; the bits of a bus together), with their
-    area. Memories are black boxes in that netlist, so their bits are not among them."""
+    (an RTL register's name where Yosys kept one; the bits of a bus together, and the
+    instances of a generate loop or the elements of an array together, their index shown
+    as [*]), with their area. Memories are black boxes in that netlist, so their bits are
+    not among them."""
     lc = lib_cells()
     nand2 = nand2_area()
     groups = {}
     for cell, net in sta_endpoints.ff_cells(os.path.join(work, "sta_netlist.v")).values():
-        reg = sta_endpoints.register_of(net)
+        reg = re.sub(r"\[\d+\]", "[*]", sta_endpoints.register_of(net))
         if re.fullmatch(r"_\d+_|\?", reg):
             reg = "(nets without an RTL name)"
         n, area = groups.get(reg, (0, 0.0))
@@ -1141,8 +1143,9 @@ includes its sub-instances; "." is the logic of that level outside its sub-insta
             if fr:
                 f.write(f"""
 By register (the flat netlist's {fmt(fr['ffs'])} flip-flops grouped by the net each one drives:
-an RTL register's name where Yosys kept one, the bits of a bus together; memories are not
-among them), the largest {len(fr['rows'])} of {fmt(fr['registers'])} by area:
+an RTL register's name where Yosys kept one, the bits of a bus together, the instances of a
+generate loop or the elements of an array together as [*]; memories are not among them),
+the largest {len(fr['rows'])} of {fmt(fr['registers'])} by area:
 
 | register | flip-flops | NAND2-eq | share of logic |
 | --- | ---: | ---: | ---: |
