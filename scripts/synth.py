@@ -953,20 +953,14 @@ write_verilog -noattr {work}/sta_netlist.v
                     f"hierarchy -check -top ll_synth_wrap\n"
                     f"synth_ice40 -top ll_synth_wrap -json {work}/ice40.json\n")
         yosys(ice, os.path.join(work, "ice40.log"), work)
-        p = subprocess.run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--seed", "1",
-                            "--json", f"{work}/ice40.json", "--asc", f"{work}/ice40.asc",
-                            "--freq", "200", "--report", f"{work}/pnr.json",
-                            "--pcf-allow-unconstrained", "--timing-allow-fail", "-q", "--log", f"{work}/pnr.log"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        p = subprocess.run(pnr_args(work, 1), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if p.returncode or not os.path.exists(f"{work}/pnr.json"):
             r["ice40_note"] = "did not place and route on HX8K: " + p.stdout.strip().splitlines()[-1][:120] if p.stdout.strip() else "nextpnr failed"
         else:
             rep = json.load(open(f"{work}/pnr.json"))
             r["ice40_lc"] = rep["utilization"]["ICESTORM_LC"]["used"]
             r["ice40_ram"] = rep["utilization"].get("ICESTORM_RAM", {}).get("used", 0)
-            fm = rep.get("fmax", {})
-            clk = next((v for k, v in fm.items() if "clk" in k), None)
-            r["ice40_fmax_mhz"] = round(clk["achieved"], 1) if clk else None
+            r["ice40_fmax_mhz"] = pnr_fmax(rep)
             # the area and timing targets judge iCE40 on the median of seeds 1-3 ("ice40_seeds" in
             # configs.json); seed 1 stays the budgeted figure
             seeds = [int(x) for x in cfg.get("ice40_seeds", [1])]
@@ -976,25 +970,34 @@ write_verilog -noattr {work}/sta_netlist.v
             for sd in seeds:
                 if sd != 1 and os.path.exists(f"{work}/pnr_s{sd}.json"):
                     os.remove(f"{work}/pnr_s{sd}.json")
-            procs = {sd: subprocess.Popen(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--seed", str(sd),
-                                           "--json", f"{work}/ice40.json", "--asc", f"{work}/ice40_s{sd}.asc",
-                                           "--freq", "200", "--report", f"{work}/pnr_s{sd}.json",
-                                           "--pcf-allow-unconstrained", "--timing-allow-fail", "-q",
-                                           "--log", f"{work}/pnr_s{sd}.log"],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            procs = {sd: subprocess.Popen(pnr_args(work, sd), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                      for sd in seeds if sd != 1}
             for sd, q in procs.items():
                 if q.wait() or not os.path.exists(f"{work}/pnr_s{sd}.json"):
                     raise RuntimeError(f"nextpnr-ice40 seed {sd} failed (log {work}/pnr_s{sd}.log)")
-                fm2 = json.load(open(f"{work}/pnr_s{sd}.json")).get("fmax", {})
-                c2 = next((v for k, v in fm2.items() if "clk" in k), None)
-                per_seed[sd] = round(c2["achieved"], 1) if c2 else None
+                per_seed[sd] = pnr_fmax(json.load(open(f"{work}/pnr_s{sd}.json")))
             if len(seeds) > 1 and None not in per_seed.values():
                 vals = sorted(per_seed[sd] for sd in seeds)
                 r["ice40_fmax_seeds"] = {str(sd): per_seed[sd] for sd in seeds}
                 r["ice40_fmax_median_mhz"] = vals[len(vals) // 2]
     r["seconds"] = round(time.time() - t0, 1)
     return r
+
+
+def pnr_args(work, seed):
+    """nextpnr-ice40 on the HX8K for one seed; seed 1 writes ice40.asc / pnr.json / pnr.log,
+    seed n the same names with _s<n>."""
+    sfx = "" if seed == 1 else f"_s{seed}"
+    return ["nextpnr-ice40", "--hx8k", "--package", "ct256", "--seed", str(seed),
+            "--json", f"{work}/ice40.json", "--asc", f"{work}/ice40{sfx}.asc",
+            "--freq", "200", "--report", f"{work}/pnr{sfx}.json",
+            "--pcf-allow-unconstrained", "--timing-allow-fail", "-q", "--log", f"{work}/pnr{sfx}.log"]
+
+
+def pnr_fmax(report):
+    """The clock's achieved Fmax (MHz, one decimal) of a nextpnr --report, None without one."""
+    clk = next((v for k, v in report.get("fmax", {}).items() if "clk" in k), None)
+    return round(clk["achieved"], 1) if clk else None
 
 
 def port_list(read, top, work):
