@@ -36,8 +36,10 @@ generated Liberty (build/synth/work/<b>/<c>/sta_mem.lib) with a stated read acce
     data launched by a flip-flop (clock-to-Q 0.20 ns), inputs need the flip-flop setup
     plus one mux2 level per address bit (0.12 + 0.10 * ceil(log2(depth)) ns);
   - larger memories are modelled as IHP SG13G2 two-port SRAM macros (public Liberty
-    of the IHP Open PDK, typical corner): access 3.10 ns up to 64 words
-    (RM_IHPSG13_2P_64x32_c2), 4.31 ns above (RM_IHPSG13_2P_1024x16_c2); setup 0.21 ns.
+    of the IHP Open PDK, typical corner; SRAM_CLASSES): access 3.10 ns up to 64 words
+    (RM_IHPSG13_2P_64x32_c2), 2.95 ns up to 256 (RM_IHPSG13_2P_256x8_c2_bm_bist), 4.31 ns
+    above (RM_IHPSG13_2P_1024x16_c2_bm_bist); setup 0.21 ns; area at the same macro's
+    density.
 An asynchronous read port gets a combinational address -> data arc of the same size.
 Reported: worst slack (WNS, negative when the target is missed), TNS, the STA Fmax
 1 / (period - WNS), and the three worst paths (startpoint, endpoint, logic stages,
@@ -111,18 +113,33 @@ FLOP_RAM_BITS = 8192
 RF_ACCESS_NS = 0.20
 RF_SETUP_NS = 0.12
 RF_MUX_LEVEL_NS = 0.10
-SRAM_ACCESS_SMALL_NS = 3.10   # RM_IHPSG13_2P_64x32_c2, typ 1.20 V 25 C, clk -> A_DOUT
-SRAM_ACCESS_NS = 4.31         # RM_IHPSG13_2P_1024x16_c2, typ 1.20 V 25 C, clk -> A_DOUT
-SRAM_SMALL_WORDS = 64
-SRAM_SETUP_NS = 0.21          # worst A_MEN / A_WEN setup of both macros at the smallest slews
+# SRAM macro classes of the IHP Open PDK (ihp-sg13g2/libs.ref/sg13g2_sram): a memory of more
+# than FLOP_RAM_BITS bits is modelled as the two-port macro of the first class deep enough for
+# it: its clock -> A_DOUT time of the typical-corner Liberty (1.20 V, 25 C; smallest input slew
+# and load) and its area per bit (the Liberty's cell area, equal to its LEF's size where the
+# PDK has a LEF: 402.61 x 385.37 um for the 1024x16 macro). Designs deeper than 256 words that
+# must meet 4 ns split their RAM into 256-word banks (rtl/common/ll_ram_1r1w_banked.sv).
+# (max words or None, macro, access ns, macro um^2, macro bits)
+SRAM_CLASSES = (
+    (64, "RM_IHPSG13_2P_64x32_c2", 3.10, 52620.8821, 64 * 32),
+    (256, "RM_IHPSG13_2P_256x8_c2_bm_bist", 2.95, 38147.5147, 256 * 8),
+    (None, "RM_IHPSG13_2P_1024x16_c2_bm_bist", 4.31, 155153.8157, 1024 * 16),
+)
+SRAM_SETUP_NS = 0.21          # worst A_MEN / A_WEN setup of the macros at the smallest slews
 # memory area estimate (see "Area breakdown" in the module docstring): memories of at most
 # FLOP_RAM_BITS bits as flip-flop register files (per bit: one sg13g2_dfrbp_1, one sg13g2_mux2_1
 # to hold or write, one sg13g2_mux2_1 of read tree per read port), larger ones at the density
-# of the IHP SG13G2 two-port SRAM macro RM_IHPSG13_2P_1024x16_c2_bm_bist: 402.61 um x
-# 385.37 um (its LEF in the IHP Open PDK, ihp-sg13g2/libs.ref/sg13g2_sram/lef) for 16,384 bits
-SRAM_MACRO_UM2 = 402.61 * 385.37
-SRAM_MACRO_BITS = 1024 * 16
-SRAM_UM2_PER_BIT = SRAM_MACRO_UM2 / SRAM_MACRO_BITS
+# of their SRAM class above.
+
+
+def sram_class(depth):
+    """(macro, access ns, um^2 per bit) of the SRAM class of a memory of `depth` words."""
+    for words, macro, acc, um2, bits in SRAM_CLASSES:
+        if words is None or depth <= words:
+            return macro, acc, um2 / bits
+    raise AssertionError("SRAM_CLASSES ends with an unbounded class")
+
+
 RF_BIT_CELLS = ("sg13g2_dfrbp_1", "sg13g2_mux2_1")  # + one sg13g2_mux2_1 per read port
 BREAKDOWN_ROWS = 24         # submodule rows in the report (largest first)
 FF_ROWS = 12                # flip-flop register rows in the report (largest first)
@@ -246,8 +263,7 @@ def mem_timing(width, size):
     if bits <= FLOP_RAM_BITS:
         levels = max(1, (size - 1).bit_length())
         return "register file", RF_ACCESS_NS, round(RF_SETUP_NS + RF_MUX_LEVEL_NS * levels, 3)
-    acc = SRAM_ACCESS_SMALL_NS if size <= SRAM_SMALL_WORDS else SRAM_ACCESS_NS
-    return "SRAM macro", acc, SRAM_SETUP_NS
+    return "SRAM macro", sram_class(size)[1], SRAM_SETUP_NS
 
 
 def _split_concat(expr):
@@ -709,7 +725,8 @@ def memory_estimate(width, depth, read_ports):
         lc = lib_cells()
         per_bit = sum(lc[c][0] for c in RF_BIT_CELLS) + lc["sg13g2_mux2_1"][0] * max(1, read_ports)
         return "flip-flop register file", bits * per_bit
-    return "SRAM (macro density)", bits * SRAM_UM2_PER_BIT
+    macro, _, per_bit = sram_class(depth)
+    return f"SRAM ({macro} density)", bits * per_bit
 
 
 def macc_products(cell_text):
@@ -1115,12 +1132,14 @@ Multipliers (operand widths, from Yosys `$mul` / `$macc` before mapping): {mul}.
 
 """)
             if bd["memories_est"]:
+                classes = "; ".join(
+                    f"{'above' if w is None else f'up to {w:,} words'}: {m} ({um2 / b:.2f} um^2 per bit)"
+                    for w, m, _, um2, b in SRAM_CLASSES)
                 f.write(f"Memory area estimate: up to {FLOP_RAM_BITS:,} bits a flip-flop register file "
                         f"(per bit one sg13g2_dfrbp_1, one sg13g2_mux2_1 to write or hold and one "
                         f"sg13g2_mux2_1 of read tree per read port), above it the density of the IHP "
-                        f"SG13G2 two-port SRAM macro RM_IHPSG13_2P_1024x16_c2_bm_bist "
-                        f"({SRAM_UM2_PER_BIT:.2f} um^2 per bit: 402.61 x 385.37 um for 16,384 bits, "
-                        f"its LEF in the IHP Open PDK).\n\n"
+                        f"SG13G2 two-port SRAM macro of the memory's depth class, from the cell area "
+                        f"of its typical-corner Liberty in the IHP Open PDK ({classes}).\n\n"
                         "| memory | bits | model | um^2 | NAND2-eq |\n| --- | ---: | --- | ---: | ---: |\n")
                 for m in bd["memories_est"]:
                     f.write(f"| {m['name']} | {fmt(m['bits'])} | {m['model']} | {fmt(m['um2'], 0)} | {fmt(m['nand2_eq'])} |\n")

@@ -137,8 +137,18 @@ class Breakdown(unittest.TestCase):
         self.assertEqual(kind, "flip-flop register file")
         self.assertAlmostEqual(a, 2048 * (47.1744 + 2 * 18.144), places=3)
         kind, a = synth.memory_estimate(16, 1024, 1)
-        self.assertTrue(kind.startswith("SRAM"))
-        self.assertAlmostEqual(a, 402.61 * 385.37, places=3)
+        self.assertTrue(kind.startswith("SRAM (RM_IHPSG13_2P_1024x16"))
+        self.assertAlmostEqual(a, 402.61 * 385.37, places=0)
+        # the depth picks the macro class: its access time and its area per bit
+        kind, a = synth.memory_estimate(49, 256, 1)
+        self.assertTrue(kind.startswith("SRAM (RM_IHPSG13_2P_256x8"))
+        self.assertAlmostEqual(a, 49 * 256 * 38147.5147 / 2048, places=3)
+        kind, a = synth.memory_estimate(231, 64, 1)
+        self.assertTrue(kind.startswith("SRAM (RM_IHPSG13_2P_64x32"))
+        self.assertAlmostEqual(a, 231 * 64 * 52620.8821 / 2048, places=3)
+        self.assertEqual(synth.mem_timing(49, 256), ("SRAM macro", 2.95, 0.21))
+        self.assertEqual(synth.mem_timing(49, 257), ("SRAM macro", 4.31, 0.21))
+        self.assertEqual(synth.mem_timing(231, 64), ("SRAM macro", 3.10, 0.21))
 
     def test_lib_cells_sequential(self):
         lc = synth.lib_cells()
