@@ -5,7 +5,8 @@
 // (docs/synthesis.md, "Memory model"), which leaves a 4:1 multiplexer and the next
 // register's setup inside the cycle.
 //
-// Bank b holds entries b * BankWords .. b * BankWords + BankWords - 1; the last bank is
+// Up to BankWords entries it is one ll_ram_1r1w. Above, bank b holds entries
+// b * BankWords .. b * BankWords + BankWords - 1; the last bank is
 // a whole BankWords deep even when Depth is not a multiple (a macro comes in whole words).
 // A write goes to one bank; a read enables only the bank it addresses (the others hold
 // their last read word, as a macro does with its enable low), and a register of the bank
@@ -23,7 +24,7 @@
 
 module ll_ram_1r1w_banked #(
   parameter int Width     = 8,                       // bits per entry, >= 1
-  parameter int Depth     = 1024,                    // entries, > BankWords
+  parameter int Depth     = 1024,                    // entries, >= 2
   parameter int BankWords = 256,                     // entries per bank, a power of two >= 2
   parameter int AddrW = (Depth > 1) ? $clog2(Depth) : 1  // derived, do not override
 ) (
@@ -43,28 +44,35 @@ module ll_ram_1r1w_banked #(
     if (Width < 1) $error("ll_ram_1r1w_banked: Width must be >= 1");
     if (BankWords < 2 || (BankWords & (BankWords - 1)) != 0)
       $error("ll_ram_1r1w_banked: BankWords must be a power of two >= 2");
-    if (Depth <= BankWords) $error("ll_ram_1r1w_banked: Depth must exceed BankWords (use ll_ram_1r1w)");
+    if (Depth < 2) $error("ll_ram_1r1w_banked: Depth must be >= 2");
     if (AddrW != $clog2(Depth)) $error("ll_ram_1r1w_banked: AddrW is derived from Depth; do not override it");
   end
 
-  logic [Width-1:0] bank_rdata [Banks];
-  logic [SW-1:0]    sel_q;
-
-  for (genvar b = 0; b < Banks; b++) begin : g_bank
-    ll_ram_1r1w #(.Width(Width), .Depth(BankWords)) u_ram (
-      .clk_i(clk_i),
-      .we_i(we_i && waddr_i[AddrW-1:BW] == SW'(b)), .waddr_i(waddr_i[BW-1:0]), .wdata_i(wdata_i),
-      .re_i(re_i && raddr_i[AddrW-1:BW] == SW'(b)), .raddr_i(raddr_i[BW-1:0]),
-      .rdata_o(bank_rdata[b])
+  if (Depth <= BankWords) begin : g_one
+    ll_ram_1r1w #(.Width(Width), .Depth(Depth)) u_ram (
+      .clk_i(clk_i), .we_i(we_i), .waddr_i(waddr_i), .wdata_i(wdata_i),
+      .re_i(re_i), .raddr_i(raddr_i), .rdata_o(rdata_o)
     );
-  end
+  end else begin : g_banks
+    logic [Width-1:0] bank_rdata [Banks];
+    logic [SW-1:0]    sel_q;
 
-  always_ff @(posedge clk_i) begin
-    if (re_i) sel_q <= raddr_i[AddrW-1:BW];
-  end
+    for (genvar b = 0; b < Banks; b++) begin : g_bank
+      ll_ram_1r1w #(.Width(Width), .Depth(BankWords)) u_ram (
+        .clk_i(clk_i),
+        .we_i(we_i && waddr_i[AddrW-1:BW] == SW'(b)), .waddr_i(waddr_i[BW-1:0]), .wdata_i(wdata_i),
+        .re_i(re_i && raddr_i[AddrW-1:BW] == SW'(b)), .raddr_i(raddr_i[BW-1:0]),
+        .rdata_o(bank_rdata[b])
+      );
+    end
 
-  // sel_q is a bank number: the bounds assertion below keeps reads inside Depth
-  assign rdata_o = bank_rdata[sel_q];
+    always_ff @(posedge clk_i) begin
+      if (re_i) sel_q <= raddr_i[AddrW-1:BW];
+    end
+
+    // sel_q is a bank number: the bounds assertion below keeps reads inside Depth
+    assign rdata_o = bank_rdata[sel_q];
+  end
 
 `ifndef SYNTHESIS
   // Bounds, as in ll_ram_1r1w: an address past Depth - 1 selects no bank (or the unused

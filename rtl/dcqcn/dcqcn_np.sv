@@ -55,8 +55,6 @@ module dcqcn_np #(
   initial begin
     if (Queues < 2 || Queues > 65536) $error("dcqcn_np: Queues must be in 2..65536");
     if (QW != $clog2(Queues)) $error("dcqcn_np: QW is derived from Queues; do not override it");
-    if (BankWords < 2 || (BankWords & (BankWords - 1)) != 0)
-      $error("dcqcn_np: BankWords must be a power of two >= 2");
   end
 
   logic          sw_we, done;
@@ -68,17 +66,10 @@ module dcqcn_np #(
   logic          ram_we, acc;
   logic [QW-1:0] ram_waddr;
   logic [EW-1:0] ram_wdata, ram_rdata;
-  if (Queues > BankWords) begin : g_banked
-    ll_ram_1r1w_banked #(.Width(EW), .Depth(Queues), .BankWords(BankWords)) u_ram (
-      .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
-      .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
-    );
-  end else begin : g_flat
-    ll_ram_1r1w #(.Width(EW), .Depth(Queues)) u_ram (
-      .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
-      .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
-    );
-  end
+  ll_ram_1r1w_banked #(.Width(EW), .Depth(Queues), .BankWords(BankWords)) u_ram (
+    .clk_i(clk_i), .we_i(ram_we), .waddr_i(ram_waddr), .wdata_i(ram_wdata),
+    .re_i(acc), .raddr_i(ce_flow_i), .rdata_o(ram_rdata)
+  );
 
   logic          s1_valid_q, s2_valid_q, s3_valid_q, far_q, s2_near_q, s3_send_q;
   logic [QW-1:0] s1_flow_q, s2_flow_q, s3_flow_q;

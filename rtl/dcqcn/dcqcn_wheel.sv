@@ -36,6 +36,9 @@ module dcqcn_wheel #(
   parameter int BytesW       = 14,      // packet size field width, 7..16
   parameter int IfgBytes     = 0,       // per-packet overhead (preamble + IFG), 0..255
   parameter int DivBits      = 4,       // quotient bits per cycle: 1, 2, 4, 8, 16
+  // entries per bank of the per-QP RAMs: above it they are split into banks
+  // (ll_ram_1r1w_banked), the depth of the SG13G2 SRAM macro that meets a 4 ns clock
+  parameter int BankWords    = 256,
   parameter int QW = (Queues > 1) ? $clog2(Queues) : 1,  // derived, do not override
   parameter int SW = (Slots > 1) ? $clog2(Slots) : 1     // derived, do not override
 ) (
@@ -109,7 +112,7 @@ module dcqcn_wheel #(
   logic          now_late;
   logic [BytesW-1:0] g_bytes_d;
 
-  ll_ram_1r1w #(.Width(RW), .Depth(Queues)) u_rate (
+  ll_ram_1r1w_banked #(.Width(RW), .Depth(Queues), .BankWords(BankWords)) u_rate (
     .clk_i(clk_i), .we_i(done ? rate_we_i : sw_we), .waddr_i(done ? rate_qp_i : sw_addr),
     .wdata_i(done ? rate_i : LINE[RW-1:0]), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(rate_rd)
   );
@@ -140,15 +143,15 @@ module dcqcn_wheel #(
   logic          lpend_q, lsel_q;   // link to form this cycle; from now (else from link)
   logic [63:0]   lnow_q, ladd_q;    // now and the line time of the last grant
 
-  ll_ram_1r1w #(.Width(64), .Depth(Queues)) u_tlast (
+  ll_ram_1r1w_banked #(.Width(64), .Depth(Queues), .BankWords(BankWords)) u_tlast (
     .clk_i(clk_i), .we_i(done ? ins_go : sw_we), .waddr_i(done ? e_qp_q : sw_addr),
     .wdata_i(done ? tl_next : 64'd0), .re_i(acc), .raddr_i(enq_qp_i), .rdata_o(tl_rd)
   );
-  ll_ram_1r1w #(.Width(QW), .Depth(Queues)) u_next (
+  ll_ram_1r1w_banked #(.Width(QW), .Depth(Queues), .BankWords(BankWords)) u_next (
     .clk_i(clk_i), .we_i(app_en && !empty_q[app_slot]), .waddr_i(app_waddr), .wdata_i(app_qp),
     .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(nxt_rd)
   );
-  ll_ram_1r1w #(.Width(64 + BytesW), .Depth(Queues)) u_info (
+  ll_ram_1r1w_banked #(.Width(64 + BytesW), .Depth(Queues), .BankWords(BankWords)) u_info (
     .clk_i(clk_i), .we_i(ins_go), .waddr_i(e_qp_q), .wdata_i({e_bytes_q, ins_d_q}),
     .re_i(pop_start), .raddr_i(head_q[rs]), .rdata_o(info_rd)
   );
