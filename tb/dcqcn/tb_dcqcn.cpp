@@ -139,6 +139,7 @@ class DcqcnBench {
       programmed_ = false;
       ops_.clear();
       std::fill(in_wheel_.begin(), in_wheel_.end(), false);
+      n_in_wheel_ = 0;
       // After a reset: read every register back before anything is written (each must
       // show its reset value), and in most resets let traffic run on the reset
       // configuration for a while before reprogramming a random one.
@@ -160,8 +161,14 @@ class DcqcnBench {
       }
       last_stat_ctrl_ = in.cfg_we && o.init_done && in.cfg_addr == regs::STAT_CTRL;
       if (!programmed_ && (cnp_acc || sent_acc || ce_acc || enq_acc)) cov_.hit("traffic_before_reprogram");
-      if (enq_acc) in_wheel_[in.enq_qp] = true;
-      if (g_acc) in_wheel_[o.grant_qp] = false;
+      if (enq_acc && !in_wheel_[in.enq_qp]) {
+        in_wheel_[in.enq_qp] = true;
+        ++n_in_wheel_;
+      }
+      if (g_acc && in_wheel_[o.grant_qp]) {
+        in_wheel_[o.grant_qp] = false;
+        --n_in_wheel_;
+      }
       if (in.cfg_we && o.init_done && in.cfg_addr == regs::COMMIT && traffic_) cov_.hit("commit_under_traffic");
       if (in.cfg_we && o.init_done && in.cfg_addr == regs::CNT_CLEAR) cov_.hit("counter_clear");
     }
@@ -280,7 +287,7 @@ class DcqcnBench {
       in.enq_qp = held_.enq_qp;
       in.enq_bytes = held_.enq_bytes;
     } else if (init_done && rng_.chance(70) &&
-               std::count(in_wheel_.begin(), in_wheel_.end(), true) < static_cast<long>(std::min(16u, cfg_.Queues / 2))) {
+               n_in_wheel_ < std::min(16u, cfg_.Queues / 2)) {
       // at most 16 tokens outstanding: the line is not flooded, so a QP's next packet comes
       // right after its grant (backlogged QPs, departures beyond the horizon for slow ones)
       // hot QPs (low rates after many CNPs) half of the time: far departures, beyond the horizon
@@ -456,6 +463,7 @@ class DcqcnBench {
   ll::tb::Wire<uint64_t> rate_;
 
   std::vector<bool> in_wheel_;
+  uint32_t n_in_wheel_ = 0;   // QPs set in in_wheel_ (counted, not scanned: s5 has 1,024)
   unsigned reset_turn_ = 0, prog_turn_ = 0;   // program(): whose turn the rare configurations are
   std::vector<uint32_t> hot_;
   uint32_t bytes_max_ = 0, np_interval_ = 0;
