@@ -2,7 +2,7 @@
 // banks of at most BankWords entries, for memories deeper than the SRAM macro that meets
 // the clock. The SG13G2 two-port macros of 1,024 words deliver read data 4.31 ns after the
 // clock (typical corner), more than a 4 ns cycle; the 256-word macro 2.95 ns
-// (docs/synthesis.md, "Memory model"), which leaves a 4:1 multiplexer and the next
+// (docs/synthesis.md, "Static timing", memories), which leaves a 4:1 multiplexer and the next
 // register's setup inside the cycle.
 //
 // Up to BankWords entries it is one ll_ram_1r1w. Above, bank b holds entries
