@@ -133,11 +133,10 @@ SRAM_SETUP_NS = 0.21          # worst A_MEN / A_WEN setup of the macros at the s
 
 
 def sram_class(depth):
-    """(macro, access ns, um^2 per bit) of the SRAM class of a memory of `depth` words."""
-    for words, macro, acc, um2, bits in SRAM_CLASSES:
-        if words is None or depth <= words:
-            return macro, acc, um2 / bits
-    raise AssertionError("SRAM_CLASSES ends with an unbounded class")
+    """(macro, access ns, um^2 per bit) of the SRAM class of a memory of `depth` words (the
+    last class has no bound, so one always matches)."""
+    _, macro, acc, um2, bits = next(c for c in SRAM_CLASSES if c[0] is None or depth <= c[0])
+    return macro, acc, um2 / bits
 
 
 RF_BIT_CELLS = ("sg13g2_dfrbp_1", "sg13g2_mux2_1")  # + one sg13g2_mux2_1 per read port
