@@ -300,13 +300,14 @@ RpCyc::Pulses RpCyc::clock(const In& in, const Live& live) {
 WheelCyc::WheelCyc(const Config& cfg)
     : cfg_(cfg), tps_(cfg.tps()), ltpb_(cfg.ltpb()), sweep_(cfg.Queues), rate_ram_(cfg.Queues),
       tlast_ram_(cfg.Queues), next_ram_(cfg.Queues), info_ram_(cfg.Queues), head_(cfg.Slots),
-      tail_(cfg.Slots), empty_(cfg.Slots, true) {}
+      tail_(cfg.Slots), empty_(cfg.Slots, true), park_(cfg.Slots, false) {}
 
 void WheelCyc::reset() {
   sweep_.reset();
   std::fill(empty_.begin(), empty_.end(), true);
   std::fill(head_.begin(), head_.end(), 0);
   std::fill(tail_.begin(), tail_.end(), 0);
+  std::fill(park_.begin(), park_.end(), false);
   rel_abs_ = 0;
   e_state_ = Enq::Idle;
   e_cnt_ = 0;
@@ -329,8 +330,9 @@ uint64_t WheelCyc::delta(uint32_t bytes, uint64_t rate) const {
   return num / rate;
 }
 
-void WheelCyc::append(uint64_t abs, uint32_t q) {
+void WheelCyc::append(uint64_t abs, uint32_t q, bool clamped) {
   const size_t s = abs & (cfg_.Slots - 1);
+  park_[s] = (park_[s] && !empty_[s]) || clamped;
   if (empty_[s]) {
     head_[s] = q;
     empty_[s] = false;
@@ -364,7 +366,7 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
   const uint64_t horizon = rel_abs_ + cfg_.Slots - 1;
   const size_t rs = rel_abs_ & (cfg_.Slots - 1);
   const bool acc = enq_ready() && enq_valid;
-  const bool behind = done && p_state_ == 0 && rel_abs_ <= cur_abs;
+  const bool behind = done && p_state_ == 0 && rel_abs_ <= cur_abs;   // not in B, D or C
   const bool pop_start = behind && !empty_[rs] && !g_valid_ && nowq >= link_free_ && e_state_ != Enq::Insert;
   const bool adv = behind && empty_[rs] && rel_abs_ < cur_abs;
   const bool ins_go = e_state_ == Enq::Insert && p_state_ == 0;
@@ -373,38 +375,62 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
   const uint32_t nxt = next_ram_.rdata();
   const TokenInfo info = info_ram_.rdata();
   const uint32_t head_rs = head_[rs];
+  const bool park_rs = park_[rs];
   const bool g_accept = g_valid_ && grant_ready;
 
-  // pop, phase B (list updates happen "at the edge": compute from pre-edge state)
-  bool to_c = false;
+  // pop (list updates happen "at the edge": compute from pre-edge state). Phase B unlinks
+  // the head and grants it, unless its slot is marked (it may hold a token parked beyond its
+  // own slot): then phase D checks it against now, and grants it or hands it to phase C.
+  const uint64_t slack = 1ull << (kTimeFrac + cfg_.SlotLog2);
+  bool granted = false;
+  auto grant = [&](const TokenInfo& ti) {
+    granted = true;
+    g_valid_ = true;
+    g_qp_ = p_qp_;
+    g_bytes_ = ti.bytes;
+    g_dep_ = ti.t_dep;
+    // line-rate pacer: a token bucket one slot deep (see docs/dcqcn.md, "Line-rate cap")
+    const uint64_t base = nowq > slack ? nowq - slack : 0;
+    link_free_ = std::max(base, link_free_) + static_cast<uint64_t>(ti.bytes + cfg_.IfgBytes) * ltpb_;
+  };
+  // popped before its slot (parked beyond the horizon): re-inserted in phase C, into its
+  // slot clamped to the horizon (the drain pointer does not move in phases B, D and C)
+  auto to_reinsert = [&](const TokenInfo& ti) {
+    rei_slot_ = std::min(abs_slot(ti.t_dep), horizon);
+    rei_clamp_ = abs_slot(ti.t_dep) > horizon;
+  };
+  unsigned p_next = 0;
   if (p_state_ == 1) {
     const size_t ps = p_slot_;
     const bool single = tail_[ps] == p_qp_;
-    const bool due = abs_slot(info.t_dep) <= cur_abs;
     if (single) empty_[ps] = true;
     else head_[ps] = nxt;
-    if (due) {
-      g_valid_ = true;
-      g_qp_ = p_qp_;
-      g_bytes_ = info.bytes;
-      g_dep_ = info.t_dep;
-      // line-rate pacer: a token bucket one slot deep (see docs/dcqcn.md, "Line-rate cap")
-      const uint64_t slack = 1ull << (kTimeFrac + cfg_.SlotLog2);
-      const uint64_t base = nowq > slack ? nowq - slack : 0;
-      link_free_ = std::max(base, link_free_) + static_cast<uint64_t>(info.bytes + cfg_.IfgBytes) * ltpb_;
+    if (p_park_) {
+      p_info_ = info;
+      p_next = 3;
+    } else if (abs_slot(info.t_dep) <= cur_abs) {
+      grant(info);
     } else {
-      // popped before its slot (parked beyond the horizon): re-inserted in phase C, into
-      // its slot clamped to the horizon (the drain pointer does not move in phases B, C)
-      to_c = true;
-      rei_slot_ = std::min(abs_slot(info.t_dep), horizon);
+      // never taken: a token of an unmarked slot went in at its own slot, which is not
+      // served before now reaches it (the RTL grants here unchecked and asserts it is due)
+      to_reinsert(info);
+      p_next = 2;
     }
   } else {
-    if (p_state_ == 2) {
+    if (p_state_ == 3) {
+      if (abs_slot(p_info_.t_dep) <= cur_abs) {
+        grant(p_info_);
+        (abs_slot(p_info_.t_dep) == rel_abs_ ? p.pop_checked_unparked : p.pop_checked_parked) = true;
+      } else {
+        to_reinsert(p_info_);
+        p_next = 2;
+      }
+    } else if (p_state_ == 2) {
       p.reinsert = true;
-      append(rei_slot_, p_qp_);
+      append(rei_slot_, p_qp_, rei_clamp_);
     }
-    if (g_accept) g_valid_ = false;
   }
+  if (g_accept && !granted) g_valid_ = false;
   // enqueue insertion: the departure uses the now of the previous cycle (the RTL forms it
   // and its slot a cycle ahead), the horizon of this one; its slot is never behind the
   // drain pointer (the pointer moves only while it is behind now's slot)
@@ -413,13 +439,16 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     tlast_ram_.clock(false, 0, true, e_qp_, d + e_quo_);
     info_ram_.clock(false, 0, true, e_qp_, TokenInfo{d, e_bytes_});
     const uint64_t slot = std::min(abs_slot(d), horizon);
-    append(slot, e_qp_);
+    // marks the slot when clamped against the horizon of the cycle before (the RTL forms the
+    // slot a cycle ahead and clamps to the horizon of this cycle)
+    append(slot, e_qp_, abs_slot(d) > horizon - (prev_adv_ ? 1 : 0));
     p.ins_clamped = abs_slot(d) > horizon;
     p.ins_clamped_adv = p.ins_clamped && prev_adv_;
     p.ins_now_moved = (now_prev << kTimeFrac) > e_tl_ && slot != std::min(cur_abs, horizon);
   } else if (e_state_ == Enq::Insert) {
     p.ins_held_b = p_state_ == 1;
     p.ins_held_c = p_state_ == 2;
+    p.ins_held_d = p_state_ == 3;
   }
   prev_adv_ = adv;
   // read ports and remaining writes of this edge
@@ -437,8 +466,9 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     p_state_ = 1;
     p_qp_ = head_rs;
     p_slot_ = static_cast<uint32_t>(rs);
+    p_park_ = park_rs;
   } else {
-    p_state_ = to_c ? 2 : 0;
+    p_state_ = p_next;
   }
   if (adv) {
     ++rel_abs_;
@@ -459,6 +489,9 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
       e_tl_ = tl_rd;
       e_rem_ = 0;
       e_quo_ = 0;
+      e_state_ = Enq::Odd;
+      break;
+    case Enq::Odd:   // the RTL forms the rate's odd multiples for its divider steps
       e_cnt_ = 64 / cfg_.DivBits;
       e_state_ = Enq::Divide;
       break;

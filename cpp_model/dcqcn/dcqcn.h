@@ -268,9 +268,13 @@ class WheelCyc {
     // coverage of the insertion (the RTL forms its departure and slot a cycle ahead)
     bool ins_held_b = false;        // an insertion waits for a pop's phase B
     bool ins_held_c = false;        // ... for a re-insertion (phase C)
+    bool ins_held_d = false;        // ... for a marked slot's token checked (phase D)
     bool ins_clamped = false;       // an insertion into the horizon slot
     bool ins_clamped_adv = false;   // ... of a horizon that moved at the last edge
     bool ins_now_moved = false;     // an insertion at now whose slot now's value of this cycle would change
+    // the pop of a marked slot's token (the slot may hold a parked one): checked in phase D
+    bool pop_checked_parked = false;    // ... granted there: a parked token now due
+    bool pop_checked_unparked = false;  // ... granted there: it had gone in at its own slot
   };
   // One cycle's inputs, by name (dcqcn_wheel's ports; zero = in reset).
   struct In {
@@ -299,7 +303,7 @@ class WheelCyc {
 
  private:
   uint64_t abs_slot(uint64_t t_q16) const { return t_q16 >> (kTimeFrac + cfg_.SlotLog2); }
-  void append(uint64_t abs, uint32_t q);
+  void append(uint64_t abs, uint32_t q, bool clamped);
   Config cfg_;
   uint64_t tps_, ltpb_;
   InitSweep sweep_;
@@ -308,19 +312,26 @@ class WheelCyc {
   Ram<TokenInfo> info_ram_;
   std::vector<uint32_t> head_, tail_;
   std::vector<bool> empty_;
+  // per slot: marked while it holds a token appended clamped (parked beyond its own slot);
+  // a marked slot's tokens are checked against now in pop phase D
+  std::vector<bool> park_;
   uint64_t rel_abs_ = 0;
-  // enqueue path: 0 idle, 1 read, 2 divide, 3 insert
-  // enqueue state machine (the RTL's EnqIdle..EnqInsert)
-  enum class Enq : uint8_t { Idle = 0, Read = 1, Divide = 2, Insert = 3 };
+  // enqueue state machine (the RTL's EnqIdle..EnqInsert): idle, read (the rate and t_last
+  // read), odd (the rate's odd multiples formed: a cycle of its own), divide, insert
+  enum class Enq : uint8_t { Idle = 0, Read = 1, Divide = 2, Insert = 3, Odd = 4 };
   Enq e_state_ = Enq::Idle;
   unsigned e_cnt_ = 0;
   uint32_t e_qp_ = 0, e_bytes_ = 0;
   uint64_t e_num_ = 0, e_den_ = 0, e_rem_ = 0, e_quo_ = 0, e_tl_ = 0;
-  // pop path: 0 idle, 1 phase B (data: unlink, grant), 2 phase C (re-insert a token
+  // pop path: 0 idle, 1 phase B (data: unlink; grant a token of an unmarked slot), 3 phase
+  // D (a marked slot's token: granted if due, else to phase C), 2 phase C (re-insert a token
   // popped before its slot into rei_slot_)
   unsigned p_state_ = 0;
   uint32_t p_qp_ = 0, p_slot_ = 0;
+  bool p_park_ = false;         // the popped token's slot was marked (phase A)
+  TokenInfo p_info_{};          // its info, registered in phase B for phase D
   uint64_t rei_slot_ = 0;
+  bool rei_clamp_ = false;
   uint64_t prev_now_ = 0;   // now of the previous cycle: an insertion's departure uses it
   bool prev_adv_ = false;   // the drain pointer moved at the last edge (coverage only)
   bool g_valid_ = false;

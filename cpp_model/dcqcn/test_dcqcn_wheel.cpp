@@ -59,7 +59,7 @@ WheelRun run(const Config& cfg, const std::vector<uint64_t>& rates, unsigned pac
   std::deque<std::pair<uint32_t, uint32_t>> pend;
   std::vector<unsigned> left(rates.size(), packets);
   // MTU-class packets: a QP's next token is computed when its previous one is granted,
-  // so a QP needs packets longer than the enqueue loop (64 / DivBits + 4 cycles).
+  // so a QP needs packets longer than the enqueue loop (64 / DivBits + 7 cycles).
   auto size = [&](uint32_t q) { return random_sizes ? 1000 + static_cast<uint32_t>(rng() % 501) : 1000 + q; };
   for (uint32_t q = 0; q < rates.size(); ++q) pend.push_back({q, size(q)});
   r.deps.resize(rates.size());

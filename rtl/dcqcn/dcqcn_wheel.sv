@@ -11,10 +11,13 @@
 // = floor(d / 2^SlotLog2 ticks); a departure beyond the horizon (rel + Slots - 1) is
 // parked in the last slot and re-inserted when that slot is served (never released
 // before its own slot). The drain pointer serves the oldest slot first, FIFO within a
-// slot (fair among QPs due together), one token per two cycles (a third, phase C, for a
-// token re-inserted), and a line-rate pacer (token bucket one slot deep) keeps the
-// aggregate at the line rate. An insertion's departure and slot are formed a cycle ahead
-// (it uses the now of the cycle before it). A granted token leaves on grant_*
+// slot (fair among QPs due together), one token per two cycles (phase A reads, phase B
+// unlinks and grants); a token from a slot that may hold a parked one is checked against now
+// in a phase of its own (D) and granted there or re-inserted in phase C. A line-rate pacer
+// (token bucket one slot deep) keeps the aggregate at the line rate. An insertion's
+// departure and slot are formed a cycle ahead (it uses the now of the cycle before it); the
+// odd multiples of the rate the divider needs are formed in a cycle of their own after the
+// rate's read. A granted token leaves on grant_*
 // (valid/ready): the deferred completion to the host side.
 // Rates come from the RP (rate_we_i) into a per-QP rate RAM.
 // One token per QP at a time: the host enqueues a QP's next packet after its grant.
@@ -97,7 +100,8 @@ module dcqcn_wheel #(
     .clk_i(clk_i), .rst_ni(rst_ni), .we_o(sw_we), .addr_o(sw_addr), .done_o(done)
   );
 
-  logic acc, pop_start, adv, behind, ins_go, pb, pc, due, single, app_en, g_accept;
+  logic acc, pop_start, adv, behind, ins_go, pb, pc, pd, due, single, app_en, g_accept;
+  logic grant, ins_clamp_n, rei_clamp_n, app_clamp;
   logic [RW-1:0] rate_rd;
   logic [63:0]   tl_rd;
   logic [QW-1:0] nxt_rd;
@@ -119,9 +123,11 @@ module dcqcn_wheel #(
 
   // ---- state
   // enqueue state machine: idle (ready for an enqueue), read (rate and last departure
-  // read), divide (size * 8 / rate, DivBits per cycle), insert (into the slot's list)
-  localparam logic [1:0] EnqIdle = 2'd0, EnqRead = 2'd1, EnqDivide = 2'd2, EnqInsert = 2'd3;
-  logic [1:0]    e_state_q;
+  // read), odd (the rate's odd multiples formed), divide (size * 8 / rate, DivBits per
+  // cycle), insert (into the slot's list)
+  localparam logic [2:0] EnqIdle = 3'd0, EnqRead = 3'd1, EnqDivide = 3'd2, EnqInsert = 3'd3,
+                         EnqOdd = 3'd4;
+  logic [2:0]    e_state_q;
   logic [6:0]    e_cnt_q;
   logic [QW-1:0] e_qp_q;
   logic [BytesW-1:0] e_bytes_q;
@@ -129,6 +135,12 @@ module dcqcn_wheel #(
   logic [MW-1:0] e_odd_q [NOdd];   // k * den for the odd k < 2^DivR (e_odd_q[0] = den)
   logic [RW-1:0] e_rem_q;
   logic          p_state_q, pc_q;   // pop phase B; phase C (re-insertion)
+  logic          pd_q;              // pop phase D: a token of a marked slot checked against now
+  logic          p_park_q;          // the popped token's slot is marked (read in phase A)
+  logic [XW-1:0] p_dabs_q;          // its departure's slot and bytes (registered in phase B)
+  logic [BytesW-1:0] p_bytes_q;
+  logic [Slots-1:0] park_q;         // per slot: it may hold a token parked beyond its slot
+  logic          ins_clamp_q, rei_clamp_q;
   logic [QW-1:0] p_qp_q;
   logic [SW-1:0] p_slot_q, rei_slot_q, ins_slot_q;
   logic [63:0]   ins_d_q;
@@ -141,7 +153,7 @@ module dcqcn_wheel #(
   logic [BytesW-1:0] g_bytes_q;
   logic [63:0]   link_q;
   logic          lpend_q, lsel_q;   // link to form this cycle; from now (else from link)
-  logic [63:0]   lnow_q, ladd_q;    // now and the line time of the last grant
+  logic [63:0]   lbase_q;           // now - slack at the last grant
 
   ll_ram_1r1w_banked #(.Width(64), .Depth(Queues), .BankWords(BankWords)) u_tlast (
     .clk_i(clk_i), .we_i(done ? ins_go : sw_we), .waddr_i(done ? e_qp_q : sw_addr),
@@ -162,15 +174,21 @@ module dcqcn_wheel #(
     cur_abs    = XW'(now_i) >> SlotLog2;
     rs         = rel_q[SW-1:0];
     acc        = enq_ready_o && enq_valid_i;
-    behind     = done && !p_state_q && !pc_q && rel_q <= cur_abs;
+    behind     = done && !p_state_q && !pc_q && !pd_q && rel_q <= cur_abs;
     pop_start  = behind && !empty_q[rs] && !g_valid_q && nowq >= link_q && e_state_q != EnqInsert;
     adv        = behind && empty_q[rs] && rel_q < cur_abs;
-    ins_go     = e_state_q == EnqInsert && !p_state_q && !pc_q;
+    ins_go     = e_state_q == EnqInsert && !p_state_q && !pc_q && !pd_q;
     pb         = p_state_q;
     pc         = pc_q;
+    pd         = pd_q;
     d_abs_info = XW'(info_rd[63:0] >> (TF + SlotLog2));
-    g_bytes_d  = info_rd[64 +: BytesW];
-    due        = d_abs_info <= cur_abs;
+    // Every token of a slot no parked token went into is due when it is popped (it went in
+    // at its own slot, which the drain pointer serves only once it is not after now's), so
+    // phase B grants it without a look at its departure. A token of a marked slot is checked
+    // in phase D, from its departure registered in B: granted if due, else re-inserted.
+    due        = p_dabs_q <= cur_abs;
+    grant      = (pb && !p_park_q) || (pd && due);
+    g_bytes_d  = pd ? p_bytes_q : info_rd[64 +: BytesW];
     single     = tail_q[p_slot_q] == p_qp_q;
     g_accept   = g_valid_q && grant_ready_i;
     // The insertion's departure d = max(now, t_last) and its slot, clamped to the horizon,
@@ -186,24 +204,27 @@ module dcqcn_wheel #(
     hor_n      = horizon_q[SW-1:0] + (adv ? SW'(1) : SW'(0));
     if (now_late) ins_slot_n = (cur_abs <= horizon_q) ? cur_abs[SW-1:0] : hor_n;
     else          ins_slot_n = (tl_abs <= horizon_q) ? tl_abs[SW-1:0] : hor_n;
+    ins_clamp_n = now_late ? cur_abs > horizon_q : tl_abs > horizon_q;
     tl_next    = ins_d_q + e_quo_q;
     // a token popped before its slot (parked beyond the horizon) is re-inserted in phase C
-    // into its slot clamped to the horizon (the pointer does not move in phases B and C)
-    rei_slot_n = (d_abs_info <= horizon_q) ? d_abs_info[SW-1:0] : horizon_q[SW-1:0];
+    // into its slot clamped to the horizon (the pointer does not move in phases B, D, C)
+    rei_slot_n = (p_dabs_q <= horizon_q) ? p_dabs_q[SW-1:0] : horizon_q[SW-1:0];
+    rei_clamp_n = p_dabs_q > horizon_q;
     app_en     = pc || ins_go;
     app_slot   = pc ? rei_slot_q : ins_slot_q;
+    app_clamp  = pc ? rei_clamp_q : ins_clamp_q;
     app_qp     = pc ? p_qp_q : e_qp_q;
     app_waddr  = tail_q[app_slot];
     // the pacer: link := max(now - slack, link) + the packet's line time (bytes + Ifg) * LTPB
-    // (now - slack floored at 0), over two cycles: phase B registers the choice, now and
-    // the line time (lsel_q, lnow_q, ladd_q), the cycle after it forms link (lpend_q). No
-    // pop can start in that cycle (the grant of phase B is still offered: g_valid_q), so
-    // every pop start sees the link of every grant before it. now - slack > link is
-    // now - link > slack: one subtraction, then a test of its high bits (slack = 2^SLs)
+    // (now - slack floored at 0), over two cycles: the grant's cycle registers the choice
+    // and now - slack (lsel_q, lbase_q), the cycle after it forms link from them and the
+    // granted bytes (lpend_q). No pop can start in that cycle (the grant is still offered:
+    // g_valid_q), so every pop start sees the link of every grant before it. now - slack >
+    // link is now - link > slack: one subtraction, then a test of its high bits (slack = 2^SLs)
     since_link = {1'b0, nowq} - {1'b0, link_q};
     use_now    = !since_link[64] && (since_link[63:SLs] > (64 - SLs)'(1)
                                      || (since_link[63:SLs] == (64 - SLs)'(1) && since_link[SLs-1:0] != '0));
-    line_time  = 64'(g_bytes_d) * LTPB + LIFG;
+    line_time  = 64'(g_bytes_q) * LTPB + LIFG;
   end
 
   assign enq_ready_o   = done && e_state_q == EnqIdle;
@@ -230,12 +251,12 @@ module dcqcn_wheel #(
     odd_of = (k >> tz_of(k)) / 2;
   endfunction
 
-  // the odd multiples of den when the rate is read: one shift-and-add each (11 and 13 den
-  // from 3 den)
+  // the odd multiples of den, formed in EnqOdd from den registered in EnqRead (e_odd_q[0]):
+  // one shift-and-add each (11 and 13 den from 3 den)
   logic [MW-1:0] odd_n [NOdd];
   always_comb begin
     logic [MW-1:0] d1, d3;
-    d1 = MW'(rate_rd);
+    d1 = e_odd_q[0];
     d3 = (d1 << 1) + d1;
     for (int j = 0; j < NOdd; j++) begin
       case (2 * j + 1)
@@ -293,6 +314,7 @@ module dcqcn_wheel #(
       e_cnt_q   <= '0;
       p_state_q <= 1'b0;
       pc_q      <= 1'b0;
+      pd_q      <= 1'b0;
       rel_q     <= '0;
       horizon_q <= XW'(Slots) - XW'(1);
       empty_q   <= '1;
@@ -300,22 +322,22 @@ module dcqcn_wheel #(
       link_q    <= '0;
       lpend_q   <= 1'b0;
     end else begin
-      // pop, phase B: unlink the head, then grant it or hand it to phase C (re-insertion)
-      if (pb) begin
-        if (single) empty_q[p_slot_q] <= 1'b1;
-        if (due) begin
-          g_valid_q <= 1'b1;
-          lpend_q   <= 1'b1;
-        end
+      // pop, phase B: unlink the head; grant it (an unmarked slot) or check it in phase D,
+      // which grants it or hands it to phase C (re-insertion)
+      if (pb && single) empty_q[p_slot_q] <= 1'b1;
+      if (grant) begin
+        g_valid_q <= 1'b1;
+        lpend_q   <= 1'b1;
       end else if (g_accept) begin
         g_valid_q <= 1'b0;
       end
       if (app_en && empty_q[app_slot]) empty_q[app_slot] <= 1'b0;
       p_state_q <= pop_start;
-      pc_q      <= pb && !due;
+      pd_q      <= pb && p_park_q;
+      pc_q      <= pd && !due;
       if (lpend_q) begin
         lpend_q <= 1'b0;
-        link_q  <= lsel_q ? lnow_q + ladd_q - SLACK : link_q + ladd_q;
+        link_q  <= (lsel_q ? lbase_q : link_q) + line_time;
       end
       if (adv) begin
         rel_q     <= rel_q + 1'b1;
@@ -323,7 +345,8 @@ module dcqcn_wheel #(
       end
       case (e_state_q)
         EnqIdle: if (acc) e_state_q <= EnqRead;
-        EnqRead: begin
+        EnqRead: e_state_q <= EnqOdd;
+        EnqOdd: begin
           e_state_q <= EnqDivide;
           e_cnt_q   <= 7'(DivCycles);
         end
@@ -331,7 +354,8 @@ module dcqcn_wheel #(
           e_cnt_q <= e_cnt_q - 1'b1;
           if (e_cnt_q == 7'd1) e_state_q <= EnqInsert;
         end
-        default: if (ins_go) e_state_q <= EnqIdle;  // EnqInsert
+        EnqInsert: if (ins_go) e_state_q <= EnqIdle;
+        default: e_state_q <= EnqIdle;
       endcase
     end
   end
@@ -342,34 +366,45 @@ module dcqcn_wheel #(
     if (app_en) begin
       if (empty_q[app_slot]) head_q[app_slot] <= app_qp;
       tail_q[app_slot] <= app_qp;
+      // a slot is marked while it holds a token appended clamped (parked beyond its slot)
+      park_q[app_slot] <= (park_q[app_slot] && !empty_q[app_slot]) || app_clamp;
     end
-    if (pb && due) begin
+    if (grant) begin
       g_qp_q    <= p_qp_q;
       g_bytes_q <= g_bytes_d;
       lsel_q    <= use_now;
-      lnow_q    <= nowq;
-      ladd_q    <= line_time;
+      lbase_q   <= nowq - SLACK;
     end
     if (pop_start) begin
       p_qp_q   <= head_q[rs];
       p_slot_q <= rs;
+      p_park_q <= park_q[rs];
     end
-    if (pb) rei_slot_q <= rei_slot_n;
+    if (pb) begin
+      p_dabs_q  <= d_abs_info;
+      p_bytes_q <= info_rd[64 +: BytesW];
+    end
+    if (pd) begin
+      rei_slot_q  <= rei_slot_n;
+      rei_clamp_q <= rei_clamp_n;
+    end
+    ins_clamp_q <= ins_clamp_n;
     ins_d_q    <= ins_d;
     ins_slot_q <= ins_slot_n;
     case (e_state_q)
-      2'd0: if (acc) begin
+      EnqIdle: if (acc) begin
         e_qp_q    <= enq_qp_i;
         e_bytes_q <= enq_bytes_i;
       end
-      2'd1: begin
-        e_num_q <= (64'(e_bytes_q) + 64'(IfgBytes)) * 64'd8 * TPS;
-        for (int j = 0; j < NOdd; j++) e_odd_q[j] <= odd_n[j];
-        e_tl_q  <= tl_rd;
-        e_rem_q <= '0;
-        e_quo_q <= '0;
+      EnqRead: begin
+        e_num_q    <= (64'(e_bytes_q) + 64'(IfgBytes)) * 64'd8 * TPS;
+        e_odd_q[0] <= MW'(rate_rd);
+        e_tl_q     <= tl_rd;
+        e_rem_q    <= '0;
+        e_quo_q    <= '0;
       end
-      2'd2: begin
+      EnqOdd: for (int j = 0; j < NOdd; j++) e_odd_q[j] <= odd_n[j];
+      EnqDivide: begin
         e_num_q <= dv_num;
         e_rem_q <= dv_rem;
         e_quo_q <= dv_quo;
@@ -387,6 +422,10 @@ module dcqcn_wheel #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && e_state_q == EnqRead) begin
       `LL_ASSERT(rate_rd != '0, ("dcqcn_wheel: zero rate"))
+    end
+    // phase B grants a token of an unmarked slot unchecked: it must be due
+    if (rst_ni && pb && !p_park_q) begin
+      `LL_ASSERT(d_abs_info <= cur_abs, ("dcqcn_wheel: a token of an unmarked slot popped before its slot"))
     end
   end
 `endif

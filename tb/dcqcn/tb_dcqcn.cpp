@@ -448,6 +448,9 @@ class DcqcnBench {
     if (c.wheel.ins_clamped) cov_.hit("wheel_insert_clamped");
     if (c.wheel.ins_clamped_adv) cov_.hit("wheel_insert_clamped_after_advance");
     if (c.wheel.ins_now_moved) cov_.hit("wheel_insert_now_moved");
+    if (c.wheel.ins_held_d) cov_.hit("wheel_insert_behind_check");
+    if (c.wheel.pop_checked_parked) cov_.hit("wheel_pop_checked_parked");
+    if (c.wheel.pop_checked_unparked) cov_.hit("wheel_pop_checked_unparked");
   }
 
   dq::Config cfg_;
