@@ -333,7 +333,7 @@ class WheelCyc {
   uint64_t rei_slot_ = 0;
   bool rei_clamp_ = false;
   uint64_t prev_now_ = 0;   // now of the previous cycle: an insertion's departure uses it
-  bool prev_adv_ = false;   // the drain pointer moved at the last edge (coverage only)
+  bool prev_adv_ = false;   // the drain pointer moved at the last edge (an insertion's mark, coverage)
   bool g_valid_ = false;
   uint32_t g_qp_ = 0, g_bytes_ = 0;
   uint64_t g_dep_ = 0;

@@ -354,8 +354,7 @@ module dcqcn_wheel #(
           e_cnt_q <= e_cnt_q - 1'b1;
           if (e_cnt_q == 7'd1) e_state_q <= EnqInsert;
         end
-        EnqInsert: if (ins_go) e_state_q <= EnqIdle;
-        default: e_state_q <= EnqIdle;
+        default: if (ins_go) e_state_q <= EnqIdle;  // EnqInsert (5..7 unused, never reached)
       endcase
     end
   end
