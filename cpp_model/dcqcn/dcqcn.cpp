@@ -413,6 +413,7 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     } else {
       // never taken: a token of an unmarked slot went in at its own slot, which is not
       // served before now reaches it (the RTL grants here unchecked and asserts it is due)
+      p.unmarked_not_due = true;
       to_reinsert(info);
       p_next = 2;
     }

@@ -275,6 +275,9 @@ class WheelCyc {
     // the pop of a marked slot's token (the slot may hold a parked one): checked in phase D
     bool pop_checked_parked = false;    // ... granted there: a parked token now due
     bool pop_checked_unparked = false;  // ... granted there: it had gone in at its own slot
+    // never set: an unmarked slot's token popped before its slot (the RTL grants those
+    // unchecked and asserts this cannot happen; the unit tests check it does not)
+    bool unmarked_not_due = false;
   };
   // One cycle's inputs, by name (dcqcn_wheel's ports; zero = in reset).
   struct In {

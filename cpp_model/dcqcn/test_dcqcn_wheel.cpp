@@ -41,6 +41,8 @@ struct WheelRun {
   std::vector<Grant> grants;
   std::vector<std::vector<uint64_t>> deps;  // per QP: departure times the shadow computes
   uint64_t reinserts = 0;
+  uint64_t checked = 0;           // marked slots' tokens granted after the check (phase D)
+  uint64_t unmarked_not_due = 0;  // unmarked slots' tokens not due when popped: never
   uint64_t max_early_q16 = 0;               // release before the departure time (Q.16 ticks)
 };
 
@@ -81,6 +83,8 @@ WheelRun run(const Config& cfg, const std::vector<uint64_t>& rates, unsigned pac
     const uint32_t gq = w.grant_qp();
     const auto p = w.clock(win(true, now, false, 0, 0, enq_v, eq, eb, gr));
     r.reinserts += p.reinsert;
+    r.checked += p.pop_checked_parked || p.pop_checked_unparked;
+    r.unmarked_not_due += p.unmarked_not_due;
     if (enq_acc) pend.pop_front();
     prev_valid = gv && !g_acc;
     if (g_acc) {
@@ -90,6 +94,7 @@ WheelRun run(const Config& cfg, const std::vector<uint64_t>& rates, unsigned pac
     ++now;
   }
   EXPECT_EQ(outstanding, 0u) << "wheel stalled";
+  EXPECT_EQ(r.unmarked_not_due, 0u) << "a token of a slot with no parked token popped before its slot";
   return r;
 }
 
@@ -134,6 +139,7 @@ TEST(DcqcnWheel, ManyQpsAchieveProgrammedRatesWithin1Percent) {
     EXPECT_NEAR(a / rates[q], 1.0, 0.01) << "qp " << q << " programmed " << rates[q] << " achieved " << a;
   }
   EXPECT_GT(r.reinserts, 0u);  // 1 Gb/s with 1.5 KB packets is beyond the 4 us horizon
+  EXPECT_GT(r.checked, 0u);    // parked tokens come back through the marked slots' check
   // timestamp error distribution: never before the departure's slot, i.e. at most one
   // slot (64 ticks) early; report the quantiles
   std::vector<double> e;
