@@ -113,6 +113,8 @@ void Model::reset_state() {
   sh_used_ = hdr_used_ = egll_used_ = egly_used_ = hdr_peak_ = 0;
   regd_q_ = Regd{};
   regd_q_.thr = regd_q_.egthr = static_cast<uint32_t>(cmax_);
+  regd_q2_ = regd_q_;
+  commit_q_ = false;
   paused_.assign(cfg_.Ports, 0);
   storm_.assign(cfg_.Ports, 0);
   stat_pend_ = stat_snap_ = false;
@@ -450,8 +452,8 @@ Outputs Model::eval(const Inputs& in) const {
   Outputs o;
   const bool idone = init_done();
   const bool ext_any = in.pfc_valid || in.dep_valid || in.adm_valid;
-  const bool hd = hold(in);
-  const bool sg = stat_go(in);
+  const bool hd = hold();
+  const bool sg = stat_go();
   const bool swg = idone && !sg && !hd && sw_act_ && (sw_turn_ || !ext_any);
   const bool ext_ok = idone && !sg && !swg && !hd;
   o.pfc_ready = ext_ok;
@@ -483,8 +485,8 @@ void Model::tick(const Inputs& in) {
   const bool idone = init_done();
   // ---- S0
   const bool ext_any = in.pfc_valid || in.dep_valid || in.adm_valid;
-  const bool hd = hold(in);
-  const bool sg = stat_go(in);
+  const bool hd = hold();
+  const bool sg = stat_go();
   const bool swg = idone && !sg && !hd && sw_act_ && (sw_turn_ || !ext_any);
   const bool ext_ok = idone && !sg && !swg && !hd;
   const bool held = hd && (stat_pend_ || sw_act_ || ext_any);
@@ -524,7 +526,10 @@ void Model::tick(const Inputs& in) {
   const EqEntry eq_cur = eq;
   uint32_t sh = sh_used_, hu = hdr_used_, egll = egll_used_, egly = egly_used_;
   Effects fx;
-  if (s2_valid_) fx = apply(s2_, s2_.e, regd_q_, iq, eq, sh, hu, egll, egly);
+  Regd regd_use = regd_q_;  // shp and bpt one cycle behind, the thresholds two
+  regd_use.thr = regd_q2_.thr;
+  regd_use.egthr = regd_q2_.egthr;
+  if (s2_valid_) fx = apply(s2_, s2_.e, regd_use, iq, eq, sh, hu, egll, egly);
   const Regd regd_d = regd_now();  // from the pre-edge pools and live settings
   trace_.thr_sat =
       (live_.dyn && ashift_saturates(live_.shared_size > sh_used_ ? live_.shared_size - sh_used_ : 0, live_.alpha_ing)) ||
@@ -541,7 +546,8 @@ void Model::tick(const Inputs& in) {
 
   // ---- register interface
   const bool we_ok = in.cfg_we && idone;
-  const bool commit = commit_of(in);
+  const bool commit = commit_q_;  // the COMMIT written in the last cycle takes effect now
+  const bool commit_in = commit_of(in);  // (before the sweep's edge changes init_done())
   const bool stat_cmd_we = we_ok && in.cfg_addr == regs::STAT_CMD;
   const uint32_t clr = (we_ok && in.cfg_addr == regs::CLEAR) ? in.cfg_wdata : 0;
   const uint32_t rd = read_reg(in.cfg_addr);
@@ -601,7 +607,9 @@ void Model::tick(const Inputs& in) {
 
   // ---- pools, registered thresholds
   sh_used_ = sh; hdr_used_ = hu; egll_used_ = egll; egly_used_ = egly;
+  regd_q2_ = regd_q_;
   regd_q_ = regd_d;
+  commit_q_ = commit_in;
 
   // ---- STAT_CMD and timer sweep control
   const uint32_t sw_e_before = sw_e_;

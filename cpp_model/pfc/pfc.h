@@ -254,9 +254,9 @@ class Model {
     return in.cfg_we && init_done() && in.cfg_addr == regs::COMMIT && (in.cfg_wdata & 1);
   }
   // RegWords = 0: S0 forms its op's threshold brackets from the live settings, so it issues
-  // no op in the cycle of a COMMIT
-  bool hold(const Inputs& in) const { return cfg_.RegWords == 0 && commit_of(in); }
-  bool stat_go(const Inputs& in) const { return init_done() && stat_pend_ && !hold(in); }
+  // no op in the cycle a COMMIT takes effect (the cycle after the COMMIT write)
+  bool hold() const { return cfg_.RegWords == 0 && commit_q_; }
+  bool stat_go() const { return init_done() && stat_pend_ && !hold(); }
   bool init_done() const { return sweep_.done(); }
 
   Config cfg_;
@@ -267,7 +267,11 @@ class Model {
   Ram<IqEntry> iq_;
   Ram<EqEntry> eq_;
   uint32_t sh_used_ = 0, hdr_used_ = 0, egll_used_ = 0, egly_used_ = 0, hdr_peak_ = 0;
-  Regd regd_q_;  // RTL thr_q / egthr_q / shp_q / bpt_q: one cycle behind pools and COMMIT
+  // RTL shp_q / bpt_q: one cycle behind the live settings (thr, egthr: the RTL's thr_q /
+  // egthr_q, from which the brackets of the op deciding next are formed)
+  Regd regd_q_;
+  Regd regd_q2_;  // the thresholds the deciding op uses: two cycles behind pools and settings
+  bool commit_q_ = false;  // a COMMIT was written in the last cycle: live <= stage at this edge
   // egress flags, one byte per port, bit p = priority p (eval() reads a port's 8 at once)
   std::vector<uint8_t> paused_, storm_;
   bool flag(const std::vector<uint8_t>& f, uint32_t port, uint32_t prio) const;

@@ -493,9 +493,14 @@ struct Cyc {
     EXPECT_TRUE(o.cfg_rvalid);
     return o.cfg_rdata;
   }
+  // Every register, COMMIT, then two idle cycles: the COMMIT takes effect at the end of the
+  // cycle after its write, and the registered thresholds follow the live settings a cycle
+  // later.
   void configure(const Settings& s) {
     for (const auto& [a, d] : s.writes()) write(a, d);
     write(regs::COMMIT, 1);
+    step(Inputs{});
+    step(Inputs{});
   }
 };
 
@@ -533,6 +538,9 @@ TEST(PfcCycle, ProgramEqualsConfigure) {
   const ll::CfgProgram ops = s.program();
   ASSERT_EQ(ops.back().addr, regs::COMMIT);
   for (const ll::CfgOp& op : ops) cy.write(op.addr, op.data);
+  // the COMMIT written in the last cycle takes effect at the end of the next one
+  EXPECT_NE(cy.m.live().writes(), s.writes());
+  cy.step(Inputs{});
   EXPECT_EQ(cy.m.live().writes(), t.live().writes());
   EXPECT_EQ(cy.m.live().writes(), s.writes());
   EXPECT_NE(s.writes(), Settings::reset_values(c).writes());
@@ -660,6 +668,8 @@ TEST(PfcCycle, StagedConfigurationTakesEffectOnlyOnCommit) {
   ASSERT_TRUE(o.dec_valid);
   EXPECT_EQ(o.dec, 0u);  // live XOFF is still 2000
   cy.write(regs::COMMIT, 1);
+  cy.step(Inputs{});  // the COMMIT takes effect at the end of this cycle
+  cy.step(Inputs{});  // the threshold registered from the new live XOFF
   cy.step(in);
   cy.step(Inputs{});
   cy.step(Inputs{});
@@ -668,38 +678,54 @@ TEST(PfcCycle, StagedConfigurationTakesEffectOnlyOnCommit) {
   EXPECT_EQ(o.dec, 1u);  // 1000 + 1000 > 100: headroom
 }
 
-// Without registered words S0 forms the op's threshold brackets from the live settings, so a
-// COMMIT's cycle issues no op; the op offered then is accepted in the next cycle and decides
-// on the settings the COMMIT made live. With registered words the COMMIT's cycle issues it.
+// A COMMIT takes effect at the end of the cycle after its write. Without registered words
+// S0 forms the op's threshold brackets from the live settings, so that cycle issues no op;
+// with registered words it issues one. Each op decides on the settings live in its deciding
+// cycle: HDRM[3] goes from 3000 to 500, so an admission of 1000 bytes above XOFF takes the
+// headroom before the COMMIT and is dropped after it.
 static void check_commit_cycle(unsigned reg_words) {
   Config c = small_cfg();
   c.RegWords = reg_words;
   Cyc cy(c);
   Settings s = static_settings();
-  s.xoff_static = 2000;
+  s.xoff_static = 100;
+  s.hdrm.fill(3000);
   cy.configure(s);
-  cy.write(regs::XOFF_STATIC, 100);  // staged only
+  cy.write(regs::HDRM0 + 4 * 3, 500);  // staged only
   Inputs in;
   in.adm_valid = true;
   in.adm_iport = 0; in.adm_eport = 1; in.adm_prio = 3; in.adm_len = 1000; in.adm_lossless = true;
   Inputs both = in;
   both.cfg_we = true; both.cfg_addr = regs::COMMIT; both.cfg_wdata = 1;
-  Outputs o = cy.step(both);
+  std::vector<uint32_t> decs;
+  std::vector<unsigned> accepted_at;
+  unsigned cyc = 0;
+  auto run = [&](const Inputs& i) {
+    const Outputs o = cy.step(i);
+    if (i.adm_valid && o.adm_ready) accepted_at.push_back(cyc);
+    if (o.dec_valid) decs.push_back(o.dec);
+    ++cyc;
+    return o;
+  };
+  Outputs o = run(both);  // cycle 0: the COMMIT write; the admission is accepted in both forms
+  EXPECT_TRUE(o.adm_ready);
+  o = run(in);            // cycle 1: the COMMIT takes effect at its end
   EXPECT_EQ(o.adm_ready, reg_words != 0);
   EXPECT_EQ(o.dep_ready, reg_words != 0);
   EXPECT_EQ(o.pfc_ready, reg_words != 0);
-  unsigned waited = 1;  // cycles since the admission was accepted
   if (reg_words == 0) {
-    o = cy.step(in);   // accepted now
-    ASSERT_TRUE(o.adm_ready);
+    o = run(in);          // cycle 2: accepted now
+    EXPECT_TRUE(o.adm_ready);
   }
-  for (;; ++waited) {
-    o = cy.step(Inputs{});
-    if (o.dec_valid) break;
-    ASSERT_LT(waited, 8u);
-  }
-  EXPECT_EQ(waited, 2 + reg_words);
-  EXPECT_EQ(o.dec, 1u);  // decided on the committed XOFF (100): headroom
+  for (unsigned k = 0; k < 6; ++k) run(Inputs{});
+  ASSERT_EQ(accepted_at.size(), 2u);
+  EXPECT_EQ(accepted_at[0], 0u);
+  EXPECT_EQ(accepted_at[1], reg_words != 0 ? 1u : 2u);
+  ASSERT_EQ(decs.size(), 2u);
+  // the first op decides in cycle 2 (RegWords 1: after the COMMIT took effect, so on HDRM 500)
+  // or in cycle 1 (RegWords 0: before, on HDRM 3000)
+  EXPECT_EQ(decs[0], reg_words != 0 ? 2u : 1u);
+  EXPECT_EQ(decs[1], 2u);  // dropped: 1000 > 500
 }
 TEST(PfcCycle, CommitCycleIssuesNoOpWithoutRegisteredWords) { check_commit_cycle(0); }
 TEST(PfcCycle, CommitCycleIssuesOpsWithRegisteredWords) { check_commit_cycle(1); }

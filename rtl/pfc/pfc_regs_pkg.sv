@@ -22,7 +22,7 @@ package pfc_regs_pkg;
   localparam int PFC_STATUS_STAT_BUSY_LSB = 1;
   localparam int PFC_STATUS_STAT_BUSY_W = 1;
   localparam logic [11:0] PFC_TICK_NS = 12'h00c;  // ro: length of one tick_i period in ns (parameter TickNs)
-  localparam logic [11:0] PFC_COMMIT = 12'h010;  // wo: copy every staged configuration register into the live set in one cycle
+  localparam logic [11:0] PFC_COMMIT = 12'h010;  // wo: copy every staged configuration register into the live set at once, at the end of the cycle after this write
   localparam int PFC_COMMIT_GO_LSB = 0;
   localparam int PFC_COMMIT_GO_W = 1;
   localparam logic [11:0] PFC_MODE = 12'h014;  // rw: admission mode (reset 0x1)
@@ -101,7 +101,7 @@ package pfc_regs_pkg;
   localparam logic [11:0] PFC_HDR_USED = 12'h184;  // ro: bytes in headroom over all queues
   localparam logic [11:0] PFC_EGLL_USED = 12'h188;  // ro: bytes in the egress lossless pool
   localparam logic [11:0] PFC_EGLY_USED = 12'h18c;  // ro: bytes in the egress lossy pool
-  localparam logic [11:0] PFC_SHP_SIZE = 12'h190;  // ro: derived shared headroom pool size in use (registered: follows COMMIT one cycle later)
+  localparam logic [11:0] PFC_SHP_SIZE = 12'h190;  // ro: derived shared headroom pool size in use (registered: follows the live set one cycle later, so two cycles after the COMMIT write's cycle)
   localparam logic [11:0] PFC_SNAP_PSENT = 12'h1c0;  // ro: snapshot: PAUSE requests sent by this ingress queue
   localparam logic [11:0] PFC_SNAP_HDROP = 12'h1c4;  // ro: snapshot: lossless drops (violations) of this ingress queue
   localparam logic [11:0] PFC_SNAP_HPEAK = 12'h1c8;  // ro: snapshot: headroom high-water mark of this ingress queue, bytes

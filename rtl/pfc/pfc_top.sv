@@ -22,10 +22,13 @@
 // Latency: accept -> dec_valid_o = 3. With RegWords = 0 there is no S2: S0 forms the op's
 // threshold brackets, S1 decides on the RAM's word or the far write and writes back
 // (latency 2; the s2_* names below are then S1's registers), and S0 issues no op in the
-// cycle of a COMMIT.
-// The dynamic thresholds, the shared headroom pool size and the sweep's E x bits per tick are
-// registered: computed from the pools / live configuration at the start of each cycle and
-// used by the op deciding in the next (one cycle behind); the pool limits are checked exactly.
+// cycle a COMMIT takes effect.
+// COMMIT takes effect at the end of the cycle after its write (the write is registered).
+// The shared headroom pool size and the sweep's E x bits per tick are computed from the live
+// configuration at the start of each cycle and used by the op deciding in the next (one
+// cycle behind); the dynamic thresholds are computed from the pools and the live
+// configuration at the start of each cycle and used by the op deciding two cycles later.
+// The pool limits are checked exactly.
 // Timer sweep: every tick starts one pass over all Ports*8 queues (PAUSE refresh, XON
 // re-check, received-quanta countdown, paused time, watchdog). A pass accounts for all
 // ticks since the previous pass, so timers are exact in ticks even if passes lag.
@@ -203,7 +206,12 @@ module pfc_top #(
   assign init_done_o = init_done;
 
   // ------------------------------------------------------------------ configuration
-  // stg_*_q staged shadow, live_*_q live; COMMIT copies stg_*_q -> live_*_q in one cycle.
+  // stg_*_q staged shadow, live_*_q live. A COMMIT write is registered (commit_q) and
+  // copies stg_*_q -> live_*_q at the next edge: the live configuration changes at the end
+  // of the cycle after the write. The write's decode (inputs, a compare, init_done) thus
+  // reaches no logic but commit_q; everything that must see the COMMIT early (the brackets,
+  // the S0 selections, hold) reads the flip-flop. The cycle after a COMMIT write carries no
+  // other write, so the staged registers are the COMMIT's through that cycle.
   logic              stg_dyn_q, stg_pool_q, live_dyn_q, live_pool_q;
   logic [7:0]        stg_llmask_q, live_llmask_q;
   logic [CntW-1:0]   stg_xoff_q, live_xoff_q, stg_xon_q, live_xon_q, stg_shsz_q, live_shsz_q, stg_egll_q, live_egll_q, stg_egly_q, live_egly_q;
@@ -211,7 +219,7 @@ module pfc_top #(
   logic [2:0]        stg_os_q, live_os_q;
   logic [15:0]       stg_quanta_q, live_quanta_q;
   logic [TimerW-1:0] stg_refresh_q, live_refresh_q, stg_wddet_q, live_wddet_q, stg_wdres_q, live_wdres_q;
-  logic [9:0]        stg_gbps_q, live_gbps_q;
+  logic [9:0]        stg_gbps_q;   // live: bpt_q, the live speed's bits per tick
   logic [8*CntW-1:0] stg_rsv_q, live_rsv_q, stg_hdrm_q, live_hdrm_q;
   logic [QW-1:0]     stat_sel_q;
 
@@ -220,7 +228,7 @@ module pfc_top #(
   assign we_ok = cfg_we_i && init_done;
   assign waddr = cfg_addr_i[11:2];
 
-  logic              commit, stat_cmd_we;
+  logic              commit, commit_q, stat_cmd_we;
   logic [NCnt-1:0]   cnt_clr;
   logic              peak_clr;
   assign commit      = we_ok && cfg_addr_i == pfc_regs_pkg::PFC_COMMIT && cfg_wdata_i[0];
@@ -240,10 +248,11 @@ module pfc_top #(
       live_xoff_q <= CntW'(24475); live_xon_q <= CntW'(3000);
       live_shsz_q <= CMAX; live_egll_q <= CMAX; live_egly_q <= CMAX;
       live_aing_q <= 4'd0; live_aeg_q <= 4'd0; live_os_q <= 3'd0; live_quanta_q <= 16'hffff;
-      live_refresh_q <= DefRefresh; live_wddet_q <= DefWd; live_wdres_q <= DefWd; live_gbps_q <= 10'd100;
+      live_refresh_q <= DefRefresh; live_wddet_q <= DefWd; live_wdres_q <= DefWd;
       live_rsv_q <= '0; live_hdrm_q <= {8{RstHdrm}};
-      stat_sel_q <= '0;
+      stat_sel_q <= '0; commit_q <= 1'b0;
     end else begin
+      commit_q <= commit;
       if (we_ok) begin
         case (cfg_addr_i)
           pfc_regs_pkg::PFC_MODE:        begin stg_dyn_q <= cfg_wdata_i[0]; stg_pool_q <= cfg_wdata_i[1]; end
@@ -267,10 +276,10 @@ module pfc_top #(
           end
         endcase
       end
-      if (commit) begin
+      if (commit_q) begin
         live_dyn_q <= stg_dyn_q; live_pool_q <= stg_pool_q; live_llmask_q <= stg_llmask_q; live_xoff_q <= stg_xoff_q; live_xon_q <= stg_xon_q;
         live_shsz_q <= stg_shsz_q; live_egll_q <= stg_egll_q; live_egly_q <= stg_egly_q; live_aing_q <= stg_aing_q; live_aeg_q <= stg_aeg_q;
-        live_os_q <= stg_os_q; live_quanta_q <= stg_quanta_q; live_refresh_q <= stg_refresh_q; live_gbps_q <= stg_gbps_q;
+        live_os_q <= stg_os_q; live_quanta_q <= stg_quanta_q; live_refresh_q <= stg_refresh_q;
         live_wddet_q <= stg_wddet_q; live_wdres_q <= stg_wdres_q; live_rsv_q <= stg_rsv_q; live_hdrm_q <= stg_hdrm_q;
       end
     end
@@ -279,31 +288,36 @@ module pfc_top #(
   // derived live values, registered (they follow COMMIT one cycle later; no op can reach
   // S1 in the cycle after reset, the RAM sweep runs first). The shared headroom pool size
   // in two steps: hsum_q holds the live configuration's sum of the lossless priorities'
-  // headroom (on COMMIT it takes the staged configuration's sum, formed from flops
-  // beforehand), and shp_q its scaled, clamped value.
+  // headroom (on COMMIT it takes the staged configuration's sum, whose two halves are
+  // registered from the staged registers every cycle: in commit_q's cycle they hold the
+  // COMMIT's values), and shp_q its scaled, clamped value. bpt_q, the bits per tick of the
+  // live link speed, changes with the live registers (it takes the staged speed's product
+  // on COMMIT), so it always equals the live link speed x TickNs.
   logic [CntW-1:0] shp_size, shp_q;
-  logic [CntW+2:0] hsum_n, hsum_q;
-  logic [25:0]     bpt;            // bits per tick
+  logic [CntW+2:0] hsum_q, hs_lo_q, hs_hi_q;
+  logic [25:0]     bpt, bpt_q;       // bits per tick
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      shp_q <= '0; hsum_q <= HSumRst;
+      shp_q <= '0; hsum_q <= HSumRst; hs_lo_q <= '0; hs_hi_q <= '0; bpt_q <= 26'(100) * TickNs26;
     end else begin
-      shp_q <= shp_size; hsum_q <= hsum_n;
+      // a chain of conditional adds, not a tree of masked operands: Yosys would merge that
+      // tree into one multi-operand add, whose carry-save form the equivalence proof
+      // (make equiv) cannot match against the RTL's adders in reasonable time
+      logic [CntW+2:0] lo, hi;
+      lo = '0;
+      hi = '0;
+      for (int p = 0; p < 4; p++)
+        if (stg_llmask_q[p]) lo = lo + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
+      for (int p = 4; p < 8; p++)
+        if (stg_llmask_q[p]) hi = hi + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
+      hs_lo_q <= lo;
+      hs_hi_q <= hi;
+      shp_q <= shp_size;
+      if (commit_q) begin
+        hsum_q <= hs_lo_q + hs_hi_q;
+        bpt_q  <= 26'(stg_gbps_q) * TickNs26;
+      end
     end
-  end
-  always_comb begin
-    // a chain of conditional adds, not a tree of masked operands: Yosys would merge that
-    // tree into one multi-operand add, whose carry-save form the equivalence proof
-    // (make equiv) cannot match against the RTL's adders in reasonable time
-    // (two chains of four and their sum: half the depth of one chain of eight)
-    logic [CntW+2:0] hs_lo, hs_hi;
-    hs_lo = '0;
-    hs_hi = '0;
-    for (int p = 0; p < 4; p++)
-      if (stg_llmask_q[p]) hs_lo = hs_lo + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
-    for (int p = 4; p < 8; p++)
-      if (stg_llmask_q[p]) hs_hi = hs_hi + (CntW + 3)'(stg_hdrm_q[p*CntW +: CntW]);
-    hsum_n = commit ? hs_lo + hs_hi : hsum_q;
   end
   always_comb begin
     logic [CntW+9:0]  prod;
@@ -311,7 +325,7 @@ module pfc_top #(
     prod = prod >> live_os_q;
     shp_size = (|prod[CntW+9:CntW]) ? CMAX : prod[CntW-1:0];
   end
-  assign bpt = 26'(live_gbps_q) * TickNs26;
+  assign bpt = bpt_q;
 
   // ------------------------------------------------------------------ state
   logic [CntW-1:0]  sh_used_q, hdr_used_q, egll_used_q, egly_used_q, hdr_peak_q;
@@ -350,10 +364,11 @@ module pfc_top #(
   logic ext_any, stat_go, sweep_go, ext_ok;
   assign ext_any  = pfc_valid_i || dep_valid_i || adm_valid_i;
   // With RegWords = 0, S0 forms the brackets for its op from the live configuration, so S0
-  // issues no op in the cycle of a COMMIT (hold): the op deciding next would otherwise see
-  // brackets of the configuration before it
+  // issues no op in the cycle a COMMIT takes effect at its end (hold: the cycle after the
+  // COMMIT write): the op deciding next would otherwise see brackets of the configuration
+  // before it
   logic hold;
-  assign hold     = (RegWords == 0) && commit;
+  assign hold     = (RegWords == 0) && commit_q;
   assign stat_go  = init_done && stat_pend_q && !hold;
   assign sweep_go = init_done && !stat_go && !hold && sw_act_q && (sw_turn_q || !ext_any);
   assign ext_ok   = init_done && !stat_go && !sweep_go && !hold;
@@ -493,39 +508,50 @@ module pfc_top #(
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
   // The brackets are formed in the stage before the deciding one (S1 with RegWords = 1, S0
   // with RegWords = 0) for the op there, from the values the deciding cycle will see (the
-  // configuration a COMMIT at this edge gives, the thresholds their registers take at this
-  // edge), and registered with the op; the pool occupancies, which the deciding op may
-  // change at this edge, are added in the deciding stage.
-  logic [CntW-1:0]   thr_n, egthr_n;         // the dynamic XOFF threshold, the egress lossy one
+  // configuration a COMMIT at this edge gives) and the registered thresholds, and registered
+  // with the op; the pool occupancies, which the deciding op may change at this edge, are
+  // added in the deciding stage.
+  // The dynamic XOFF threshold and the egress lossy one are registered (thr_q, egthr_q)
+  // from the pools and the live configuration of their cycle: the op deciding in cycle t
+  // tests against the thresholds of the pools at the start of cycle t - 2 (a threshold is a
+  // share of the free pool; its path, the pool's free space, alpha's shift and the add into
+  // the bracket, does not fit into one cycle beside the bracket's other sums).
+  logic [CntW-1:0]   thr_n, egthr_n, thr_q, egthr_q;
   assign thr_n   = live_dyn_q ? ashift(csub(live_shsz_q, sh_used_q), live_aing_q) : live_xoff_q;
   assign egthr_n = ashift(csub(live_egly_q, egly_used_q), live_aeg_q);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      thr_q <= CMAX; egthr_q <= CMAX;
+    end else begin
+      thr_q <= thr_n; egthr_q <= egthr_n;
+    end
+  end
   logic [CntW:0]     b_len;
   logic [CntW-1:0]   b_rsv, b_hcap, b_thr, b_egthr, b_xon, b_shsz;
   if (RegWords != 0) begin : g_bsrc
     // The op's RSV and HDRM are selected by its priority in S0 (it comes from the event
-    // inputs there), each twice, as it will stand after S0's edge: live (the staged value
-    // when a COMMIT is at that edge) and staged (the value a register write at that edge
-    // brings); S1 picks between the two by a COMMIT at its own edge. The 8:1 selections
-    // are off S1's path.
+    // inputs there), each twice: live as it will stand after S0's edge (the staged value
+    // when a COMMIT takes effect at that edge), and staged; S1 takes the staged one when a
+    // COMMIT takes effect at its own edge (commit_q: the cycle before was the COMMIT write,
+    // so no register write came between S0's selection and it). The 8:1 selections are off
+    // S1's path.
     logic [CntW-1:0] sel_rsv_l_q, sel_rsv_s_q, sel_hdrm_l_q, sel_hdrm_s_q;
     logic [2:0]      sel_p;
-    logic            sel_w_rsv, sel_w_hdrm;
     assign sel_p      = s0_qi[2:0];
-    assign sel_w_rsv  = we_ok && waddr >= 10'h020 && waddr < 10'h028 && waddr[2:0] == sel_p;
-    assign sel_w_hdrm = we_ok && waddr >= 10'h028 && waddr < 10'h030 && waddr[2:0] == sel_p;
     always_ff @(posedge clk_i) begin
-      sel_rsv_l_q  <= commit ? stg_rsv_q[sel_p*CntW +: CntW] : live_rsv_q[sel_p*CntW +: CntW];
-      sel_rsv_s_q  <= sel_w_rsv ? cfg_wdata_i[CntW-1:0] : stg_rsv_q[sel_p*CntW +: CntW];
-      sel_hdrm_l_q <= commit ? stg_hdrm_q[sel_p*CntW +: CntW] : live_hdrm_q[sel_p*CntW +: CntW];
-      sel_hdrm_s_q <= sel_w_hdrm ? cfg_wdata_i[CntW-1:0] : stg_hdrm_q[sel_p*CntW +: CntW];
+      sel_rsv_l_q  <= commit_q ? stg_rsv_q[sel_p*CntW +: CntW] : live_rsv_q[sel_p*CntW +: CntW];
+      sel_rsv_s_q  <= stg_rsv_q[sel_p*CntW +: CntW];
+      sel_hdrm_l_q <= commit_q ? stg_hdrm_q[sel_p*CntW +: CntW] : live_hdrm_q[sel_p*CntW +: CntW];
+      sel_hdrm_s_q <= stg_hdrm_q[sel_p*CntW +: CntW];
     end
     assign b_len   = (CntW + 1)'(s1_len_q);
-    assign b_rsv   = commit ? sel_rsv_s_q : sel_rsv_l_q;
-    assign b_hcap  = commit ? sel_hdrm_s_q : sel_hdrm_l_q;
-    assign b_xon   = commit ? stg_xon_q : live_xon_q;
-    assign b_shsz  = commit ? stg_shsz_q : live_shsz_q;
+    assign b_rsv   = commit_q ? sel_rsv_s_q : sel_rsv_l_q;
+    assign b_hcap  = commit_q ? sel_hdrm_s_q : sel_hdrm_l_q;
+    assign b_xon   = commit_q ? stg_xon_q : live_xon_q;
+    assign b_shsz  = commit_q ? stg_shsz_q : live_shsz_q;
   end else begin : g_bsrc
-    // no op in S0 in a COMMIT's cycle (hold): the live configuration is the deciding cycle's
+    // no op in S0 in the cycle a COMMIT takes effect (hold): the live configuration is the
+    // deciding cycle's
     logic [2:0] b_prio;
     assign b_prio  = s0_qi[2:0];
     assign b_len   = (CntW + 1)'(s0_len);
@@ -534,8 +560,8 @@ module pfc_top #(
     assign b_xon   = live_xon_q;
     assign b_shsz  = live_shsz_q;
   end
-  assign b_thr   = thr_n;
-  assign b_egthr = egthr_n;
+  assign b_thr   = thr_q;
+  assign b_egthr = egthr_q;
   logic [CntW+2:0]   b_len_m_rsv, b_dep, b_sw;  // signed
   logic [CntW+1:0]   b_rl;
   logic [XW-1:0]     b_lim, b_sh, b_hc, b_eg;

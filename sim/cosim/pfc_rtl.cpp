@@ -31,8 +31,10 @@ class PfcAdapter final : public PfcFace {
     b_.reset();
     // 2. Wait for init_done_o (both RAMs swept: Ports x 8 cycles), then the settings as
     //    register writes (Settings::program(): every staged register, COMMIT), then one
-    //    idle cycle: the values registered from the live configuration (the thresholds, or
-    //    the S1 brackets that hold them, and shp_q) follow the COMMIT one cycle later.
+    //    idle cycle, at whose end the COMMIT takes effect (the write is registered). The
+    //    values registered from the live configuration follow a cycle later: the thresholds
+    //    (thr_q, egthr_q) at the end of the first event's S0 cycle, before its S1 forms the
+    //    brackets from them, and shp_q before its S2.
     b_.program(program);
   }
 

@@ -446,7 +446,9 @@ class PfcBench {
     // Boundary: now and then alpha near its top (2^4..2^7) over pools so large that alpha * free
     // pool passes 2^CntW - 1, so the dynamic thresholds saturate at all ones (the RTL's
     // saturating left shift). Such a program rarely pauses: the threshold outruns the traffic.
-    const bool sat = rng_.chance(12);
+    // Every eighth program is one (and others by chance), so a run cannot miss them.
+    const bool sat = rng_.chance(12) || programs_ % 8 == 4;
+    ++programs_;
     if (sat) {
       s.dyn = true;
       s.alpha_ing = static_cast<int>(rng_.range(4, 7));
@@ -611,6 +613,7 @@ class PfcBench {
   unsigned burst_ = 0;
   // a staged RSV / HDRM write with a COMMIT right behind it
   bool commit_next_ = false, swap_acc_ = false, swap_hdrm_ = false;
+  uint64_t programs_ = 0;  // programs written so far (the saturating ones come in turn)
   uint64_t next_swap_ = 0, rsv_hi_ = 0, hdrm_lo_ = 0, hdrm_hi_ = 0;
   uint32_t burst_addr_ = 0;
   bool last_stat_cmd_ = false;
