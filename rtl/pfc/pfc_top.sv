@@ -361,7 +361,7 @@ module pfc_top #(
   logic [EW-1:0]    eqf_d_q;
 
   // ------------------------------------------------------------------ S0: arbitration
-  logic ext_any, stat_go, sweep_go, ext_ok;
+  logic ext_any, stat_go, sweep_go, ext_ok, stat_go_p, sweep_go_p, ext_ok_p;
   assign ext_any  = pfc_valid_i || dep_valid_i || adm_valid_i;
   // With RegWords = 0, S0 forms the brackets for its op from the live configuration, so S0
   // issues no op in the cycle a COMMIT takes effect at its end (hold: the cycle after the
@@ -369,32 +369,39 @@ module pfc_top #(
   // before it
   logic hold;
   assign hold     = (RegWords == 0) && commit_q;
-  assign stat_go  = init_done && stat_pend_q && !hold;
-  assign sweep_go = init_done && !stat_go && !hold && sw_act_q && (sw_turn_q || !ext_any);
-  assign ext_ok   = init_done && !stat_go && !sweep_go && !hold;
+  // The arbitration without hold (_p), then hold applied to the grants and the op: the
+  // op's fields (queue indices, length) come from the arbitration without hold, since under
+  // hold no op issues and they go unused; so hold is off the path into S0's brackets.
+  assign stat_go_p  = init_done && stat_pend_q;
+  assign sweep_go_p = init_done && !stat_go_p && sw_act_q && (sw_turn_q || !ext_any);
+  assign ext_ok_p   = init_done && !stat_go_p && !sweep_go_p;
+  assign stat_go  = stat_go_p && !hold;
+  assign sweep_go = sweep_go_p && !hold;
+  assign ext_ok   = ext_ok_p && !hold;
   assign pfc_ready_o = ext_ok;
   assign dep_ready_o = ext_ok && !pfc_valid_i;
   assign adm_ready_o = ext_ok && !pfc_valid_i && !dep_valid_i;
 
-  logic [2:0]    s0_op;
+  logic [2:0]    s0_op, s0_op_p;
   logic [QW-1:0] s0_qi, s0_qe;
   logic [13:0]   s0_len;
   logic          s0_ll;
   always_comb begin
-    s0_op = OpNone; s0_qi = '0; s0_qe = '0; s0_len = '0; s0_ll = 1'b0;
-    if (stat_go) begin
-      s0_op = OpStat; s0_qi = stat_sel_q; s0_qe = stat_sel_q;
-    end else if (sweep_go) begin
-      s0_op = OpSweep; s0_qi = sw_idx_q; s0_qe = sw_idx_q;
-    end else if (ext_ok && pfc_valid_i) begin
-      s0_op = OpPfc; s0_qi = {pfc_port_i, pfc_prio_i}; s0_qe = {pfc_port_i, pfc_prio_i};
-    end else if (dep_valid_i && dep_ready_o) begin
-      s0_op = OpDep; s0_qi = {dep_iport_i, dep_prio_i}; s0_qe = {dep_eport_i, dep_prio_i};
+    s0_op_p = OpNone; s0_qi = '0; s0_qe = '0; s0_len = '0; s0_ll = 1'b0;
+    if (stat_go_p) begin
+      s0_op_p = OpStat; s0_qi = stat_sel_q; s0_qe = stat_sel_q;
+    end else if (sweep_go_p) begin
+      s0_op_p = OpSweep; s0_qi = sw_idx_q; s0_qe = sw_idx_q;
+    end else if (ext_ok_p && pfc_valid_i) begin
+      s0_op_p = OpPfc; s0_qi = {pfc_port_i, pfc_prio_i}; s0_qe = {pfc_port_i, pfc_prio_i};
+    end else if (ext_ok_p && dep_valid_i) begin
+      s0_op_p = OpDep; s0_qi = {dep_iport_i, dep_prio_i}; s0_qe = {dep_eport_i, dep_prio_i};
       s0_len = dep_len_i; s0_ll = dep_lossless_i;
-    end else if (adm_valid_i && adm_ready_o) begin
-      s0_op = OpAdm; s0_qi = {adm_iport_i, adm_prio_i}; s0_qe = {adm_eport_i, adm_prio_i};
+    end else if (ext_ok_p && adm_valid_i) begin
+      s0_op_p = OpAdm; s0_qi = {adm_iport_i, adm_prio_i}; s0_qe = {adm_eport_i, adm_prio_i};
       s0_len = adm_len_i; s0_ll = adm_lossless_i;
     end
+    s0_op = hold ? OpNone : s0_op_p;
   end
 
   // ------------------------------------------------------------------ RAMs
@@ -529,26 +536,28 @@ module pfc_top #(
   logic [CntW:0]     b_len;
   logic [CntW-1:0]   b_rsv, b_hcap, b_thr, b_egthr, b_xon, b_shsz;
   if (RegWords != 0) begin : g_bsrc
-    // The op's RSV and HDRM are selected by its priority in S0 (it comes from the event
-    // inputs there), each twice: live as it will stand after S0's edge (the staged value
-    // when a COMMIT takes effect at that edge), and staged; S1 takes the staged one when a
-    // COMMIT takes effect at its own edge (commit_q: the cycle before was the COMMIT write,
-    // so no register write came between S0's selection and it). The 8:1 selections are off
-    // S1's path.
-    logic [CntW-1:0] sel_rsv_l_q, sel_rsv_s_q, sel_hdrm_l_q, sel_hdrm_s_q;
+    // S0 registers the configuration the op's deciding cycle (two edges on) will see: the
+    // staged value when a COMMIT takes effect at S0's edge or at S1's (commit_q now, or the
+    // COMMIT written now: its cycle carries no other write, so the staged set stands), else
+    // the live one; RSV and HDRM selected by the op's priority (it comes from the event
+    // inputs there). S1 forms the brackets from these flip-flops and the registered
+    // thresholds alone.
+    logic [CntW-1:0] sel_rsv_q, sel_hdrm_q, sel_xon_q, sel_shsz_q;
     logic [2:0]      sel_p;
+    logic            sel_stg;
     assign sel_p      = s0_qi[2:0];
+    assign sel_stg    = commit || commit_q;
     always_ff @(posedge clk_i) begin
-      sel_rsv_l_q  <= commit_q ? stg_rsv_q[sel_p*CntW +: CntW] : live_rsv_q[sel_p*CntW +: CntW];
-      sel_rsv_s_q  <= stg_rsv_q[sel_p*CntW +: CntW];
-      sel_hdrm_l_q <= commit_q ? stg_hdrm_q[sel_p*CntW +: CntW] : live_hdrm_q[sel_p*CntW +: CntW];
-      sel_hdrm_s_q <= stg_hdrm_q[sel_p*CntW +: CntW];
+      sel_rsv_q  <= sel_stg ? stg_rsv_q[sel_p*CntW +: CntW] : live_rsv_q[sel_p*CntW +: CntW];
+      sel_hdrm_q <= sel_stg ? stg_hdrm_q[sel_p*CntW +: CntW] : live_hdrm_q[sel_p*CntW +: CntW];
+      sel_xon_q  <= sel_stg ? stg_xon_q : live_xon_q;
+      sel_shsz_q <= sel_stg ? stg_shsz_q : live_shsz_q;
     end
     assign b_len   = (CntW + 1)'(s1_len_q);
-    assign b_rsv   = commit_q ? sel_rsv_s_q : sel_rsv_l_q;
-    assign b_hcap  = commit_q ? sel_hdrm_s_q : sel_hdrm_l_q;
-    assign b_xon   = commit_q ? stg_xon_q : live_xon_q;
-    assign b_shsz  = commit_q ? stg_shsz_q : live_shsz_q;
+    assign b_rsv   = sel_rsv_q;
+    assign b_hcap  = sel_hdrm_q;
+    assign b_xon   = sel_xon_q;
+    assign b_shsz  = sel_shsz_q;
   end else begin : g_bsrc
     // no op in S0 in the cycle a COMMIT takes effect (hold): the live configuration is the
     // deciding cycle's
@@ -565,22 +574,24 @@ module pfc_top #(
   logic [CntW+2:0]   b_len_m_rsv, b_dep, b_sw;  // signed
   logic [CntW+1:0]   b_rl;
   logic [XW-1:0]     b_lim, b_sh, b_hc, b_eg;
-  // The threshold arrives last (the pool's free space shifted by alpha): each bracket is
-  // one add of it to a sum formed beside it (kept apart, so Yosys does not merge them into
-  // one multi-operand add that takes the threshold in its first layer)
-  (* keep *) logic [CntW+2:0] b_dep0, b_sw0;
-  (* keep *) logic [XW-1:0]   b_lim0;
+  // The op's RSV and length arrive last (with RegWords = 0 through S0's arbitration and
+  // priority select); the terms of flip-flops alone are formed beside them: the threshold
+  // less the XON offset, the threshold's and the shared pool size's negatives. Each bracket
+  // is then one sum of at most three operands.
+  logic [CntW+2:0]   b_k;                      // thr - XON_OFFSET, signed
+  logic [XW-1:0]     b_nthr, b_nshsz;          // -thr, -SHARED_SIZE
+  assign b_k         = (CntW + 3)'(b_thr) - (CntW + 3)'(b_xon);
+  assign b_nthr      = XW'(0) - XW'(b_thr);
+  assign b_nshsz     = XW'(0) - XW'(b_shsz);
   assign b_len_m_rsv = (CntW + 3)'(b_len) - (CntW + 3)'(b_rsv);
-  assign b_dep0      = (CntW + 3)'(b_rsv) + (CntW + 3)'(b_len) - (CntW + 3)'(b_xon);
-  assign b_sw0       = (CntW + 3)'(b_rsv) - (CntW + 3)'(b_xon);
-  assign b_lim0      = XW'(b_len) - XW'(b_rsv) - XW'(1);
-  assign b_dep       = b_dep0 + (CntW + 3)'(b_thr);   // XON after a departure: lim + len - XON_OFFSET
-  assign b_sw        = b_sw0 + (CntW + 3)'(b_thr);    // XON in the sweep: lim - XON_OFFSET
-  assign b_rl        = (CntW + 2)'(b_rsv) + (CntW + 2)'(b_len);  // rsv + len
-  // len - lim - 1 (lim = rsv + thr); len - rsv - SHARED_SIZE - 1 (+ shared_used in S2: len -
-  // rsv - pool free - 1); len - HDRM[p] - 1; len - egress threshold - 1
-  assign b_lim       = b_lim0 - XW'(b_thr);
-  assign b_sh        = {{(XW-CntW-3){b_len_m_rsv[CntW+2]}}, b_len_m_rsv} - XW'(b_shsz) - XW'(1);
+  assign b_dep       = (CntW + 3)'(b_rsv) + (CntW + 3)'(b_len) + b_k;  // XON after a departure: lim + len - XON_OFFSET
+  assign b_sw        = (CntW + 3)'(b_rsv) + b_k;                       // XON in the sweep: lim - XON_OFFSET
+  assign b_rl        = (CntW + 2)'(b_rsv) + (CntW + 2)'(b_len);        // rsv + len
+  // len - lim - 1 (lim = rsv + thr; -rsv - 1 = ~rsv); len - rsv - SHARED_SIZE - 1 (+
+  // shared_used in S2: len - rsv - pool free - 1); len - HDRM[p] - 1; len - egress
+  // threshold - 1
+  assign b_lim       = XW'(b_len) + ~(XW'(b_rsv)) + b_nthr;
+  assign b_sh        = XW'(b_len) + ~(XW'(b_rsv)) + b_nshsz;
   assign b_hc        = XW'(b_len) + ~(XW'(b_hcap));
   assign b_eg        = XW'(b_len) + ~(XW'(b_egthr));
   // what the deciding stage uses: the brackets, registered

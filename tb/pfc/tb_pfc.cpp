@@ -310,16 +310,24 @@ class PfcBench {
       in.adm_len = static_cast<uint32_t>(rng_.chance(5) ? rng_.range(1500, 9000) : rng_.range(64, 1500));
       in.adm_lossless = rng_.chance(92) ? ((lossless_ >> in.adm_prio) & 1) : rng_.chance(50);
     }
-    // a staged RSV or HDRM of the offered admission's priority, COMMITted in the next cycle:
-    // the admission (issued in the write's cycle) decides after the COMMIT, on the new value,
-    // which the RTL must have taken from the write itself (bins commit_after_rsv_write,
-    // commit_after_hdrm_write)
+    // a staged RSV or HDRM of the offered admission's priority, or a far-off XON_OFFSET,
+    // COMMITted in the next cycle: the ops issued in the write's cycle and the COMMIT's
+    // decide after the COMMIT took effect, on the new value, which the RTL must have taken
+    // from the staged registers in S0 (bins commit_after_rsv_write, commit_after_hdrm_write,
+    // commit_after_xon_write; the XON offset matters to the XON tests of departures and
+    // timer-sweep ops on XOFF'd queues)
     if (idone && programmed_ && ops_.empty() && burst_ == 0 && probe_.empty() && !poll_ && !in.cfg_we &&
         !in.cfg_re && !commit_next_ && in.adm_valid && cycle >= next_swap_) {
-      const bool h = rng_.chance(50);
+      const unsigned k = static_cast<unsigned>(rng_.below(3));
       in.cfg_we = true;
-      in.cfg_addr = (h ? regs::HDRM0 : regs::RSV0) + 4 * in.adm_prio;
-      in.cfg_wdata = static_cast<uint32_t>(h ? rng_.range(hdrm_lo_, hdrm_hi_) : rng_.range(0, rsv_hi_));
+      if (k == 2) {
+        in.cfg_addr = regs::XON_OFFSET;
+        in.cfg_wdata = model_.live().xon_offset < 2000 ? static_cast<uint32_t>(rng_.range(3000, 4000))
+                                                       : static_cast<uint32_t>(rng_.range(0, 500));
+      } else {
+        in.cfg_addr = (k == 1 ? regs::HDRM0 : regs::RSV0) + 4 * in.adm_prio;
+        in.cfg_wdata = static_cast<uint32_t>(k == 1 ? rng_.range(hdrm_lo_, hdrm_hi_) : rng_.range(0, rsv_hi_));
+      }
       commit_next_ = true;
       next_swap_ = cycle + rng_.range(500, 4000);
     }
@@ -517,6 +525,8 @@ class PfcBench {
     // with that write
     if (in.cfg_we && in.cfg_addr == regs::COMMIT && swap_acc_)
       cov_.hit(swap_hdrm_ ? "commit_after_hdrm_write" : "commit_after_rsv_write");
+    if (in.cfg_we && in.cfg_addr == regs::COMMIT && swap_xon_) cov_.hit("commit_after_xon_write");
+    swap_xon_ = in.cfg_we && in.cfg_addr == regs::XON_OFFSET;
     const bool rsv_w = in.cfg_we && in.cfg_addr >= regs::RSV0 && in.cfg_addr < regs::RSV0 + 32;
     const bool hdrm_w = in.cfg_we && in.cfg_addr >= regs::HDRM0 && in.cfg_addr < regs::HDRM0 + 32;
     swap_acc_ = (rsv_w || hdrm_w) && in.adm_valid && o.adm_ready && (in.cfg_addr & 0x1C) / 4 == in.adm_prio;
@@ -612,7 +622,7 @@ class PfcBench {
   bool last_re_status_ = false;   // the previous cycle read STATUS
   unsigned burst_ = 0;
   // a staged RSV / HDRM write with a COMMIT right behind it
-  bool commit_next_ = false, swap_acc_ = false, swap_hdrm_ = false;
+  bool commit_next_ = false, swap_acc_ = false, swap_hdrm_ = false, swap_xon_ = false;
   uint64_t programs_ = 0;  // programs written so far (the saturating ones come in turn)
   uint64_t next_swap_ = 0, rsv_hi_ = 0, hdrm_lo_ = 0, hdrm_hi_ = 0;
   uint32_t burst_addr_ = 0;
