@@ -514,9 +514,8 @@ module pfc_top #(
   // len" is x + (len - limit - 1) < 0, with the bracket from flops. (The model computes the
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
   // The brackets are formed in the stage before the deciding one (S1 with RegWords = 1, S0
-  // with RegWords = 0) for the op there, from the values the deciding cycle will see (the
-  // configuration a COMMIT at this edge gives) and the registered thresholds, and registered
-  // with the op; the pool occupancies, which the deciding op may change at this edge, are
+  // with RegWords = 0) for the op there, from the configuration the deciding cycle will see
+  // and the registered thresholds, and registered with the op; the pool occupancies, which the deciding op may change at this edge, are
   // added in the deciding stage.
   // The dynamic XOFF threshold and the egress lossy one are registered (thr_q, egthr_q)
   // from the pools and the live configuration of their cycle: the op deciding in cycle t
