@@ -11,9 +11,14 @@ register name where Yosys kept one), and bits of one register are folded into on
 usage: sta_endpoints.py --block B --config C [--out DIR] [--top N]
   --out   synthesis work root (default build/synth, as scripts/synth.py)
   --top   rows to print (default 30; 0 = all)
-Exit 1 with one error line if the work directory or its STA files are missing.
+Exit 1 with one error line if the work directory or its STA files are missing. A warning
+(stderr) says when the work directory does not match the configuration's committed report
+(synth/reports/<block>/<config>.json: another worst slack, or memories timed otherwise):
+it was left by another RTL or another version of scripts/synth.py, and its rows may not be
+those of the committed figures.
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -97,6 +102,34 @@ def endpoints(block, config, out):
     return sorted(((reg,) + v for reg, v in worst.items()), key=lambda row: row[1])
 
 
+MEM_LIB_RE = re.compile(r"cell \((\S+)\) \{\s*/\* .*?: access ([0-9.]+) ns, setup ([0-9.]+) ns \*/")
+
+
+def stale_reasons(block, config, work, worst_slack):
+    """Why the work directory does not match the committed report ([] when it does, or when
+    there is no committed report to compare with)."""
+    report = os.path.join(ROOT, "synth", "reports", block, f"{config}.json")
+    if not os.path.isfile(report):
+        return []
+    with open(report) as f:
+        sta = json.load(f).get("sta", {})
+    why = []
+    wns = sta.get("wns_ns")
+    if wns is not None and abs(worst_slack - wns) > 0.0006:
+        why.append(f"worst slack {worst_slack:.3f} ns here, {wns:.3f} ns in the report")
+    lib = os.path.join(work, "sta_mem.lib")
+    here = {}
+    if os.path.isfile(lib):
+        with open(lib) as f:
+            here = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in MEM_LIB_RE.finditer(f.read())}
+    for mem in sta.get("memories", []):
+        got = here.get(mem.get("cell"))
+        want = (mem.get("access_ns"), mem.get("setup_ns"))
+        if got is not None and (abs(got[0] - want[0]) > 1e-6 or abs(got[1] - want[1]) > 1e-6):
+            why.append(f"{mem.get('name')} read in {got[0]} ns here, {want[0]} ns in the report")
+    return why
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--block", required=True, help="block (synth/<block>/configs.json)")
@@ -117,6 +150,11 @@ def main():
     print("| ---: | ---: | --- | ---: | --- |")
     for reg, s, arr, at, n in shown:
         print(f"| {s:.3f} | {arr:.3f} | {reg} | {n} | {at} |")
+    why = stale_reasons(a.block, a.config, work, rows[0][1])
+    if why:
+        print(f"sta_endpoints: warning: {work} does not match synth/reports/{a.block}/{a.config}.json "
+              f"({'; '.join(why)}): rerun `python3 scripts/synth.py --block {a.block} --config {a.config}` "
+              "for the committed RTL's figures", file=sys.stderr)
 
 
 if __name__ == "__main__":

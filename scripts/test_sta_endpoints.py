@@ -7,15 +7,20 @@ synthesised (their work directories under build/synth/work/):
     (`report_worst_slack` in its sta.log) to 0.001 ns: the per-register view misses no path;
   * the report's flip-flops by register (synth.ff_registers, on sta_endpoints.ff_cells) hold
     every flip-flop of the configuration's SG13G2 netlist (its `stat -liberty` count);
-  * a configuration without a work directory stops with one error line and exit 1.
+  * a configuration without a work directory stops with one error line and exit 1;
+  * a work directory whose memories are timed otherwise than in the committed report, or
+    whose worst slack differs from it, is named stale (a copy of a smoke configuration's
+    memory Liberty with one access time changed; a worst slack moved by 0.1 ns).
 
 usage: test_sta_endpoints.py [--out DIR] [--quiet]. Exit 0 when every check holds, 1
 otherwise (each failed check is named)."""
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import sta_endpoints
 import synth
@@ -57,6 +62,26 @@ def main():
             failed.append(f"{name}: {fr['ffs']} flip-flops grouped by register, the netlist has {nff}")
         elif not a.quiet:
             print(f"test_sta_endpoints: {name}: {nff} flip-flops in {fr['registers']} registers: ok")
+        # the staleness check, on a copy of the memory Liberty with one access time changed
+        lib = os.path.join(work, "sta_mem.lib")
+        if os.path.isfile(lib):
+            with open(lib) as f:
+                text = f.read()
+            m = sta_endpoints.MEM_LIB_RE.search(text)
+            if m:
+                with tempfile.TemporaryDirectory() as tmp:
+                    changed = text[:m.start(2)] + f"{float(m.group(2)) + 1.0:g}" + text[m.end(2):]
+                    with open(os.path.join(tmp, "sta_mem.lib"), "w") as f:
+                        f.write(changed)
+                    why = sta_endpoints.stale_reasons(block, cfg["name"], tmp, got)
+                    if not any("read in" in w for w in why):
+                        failed.append(f"{name}: a memory timed 1 ns slower than in the report is not named stale ({why})")
+                    shutil.copy(lib, os.path.join(tmp, "sta_mem.lib"))
+                    why = sta_endpoints.stale_reasons(block, cfg["name"], tmp, got - 0.1)
+                    if not any("worst slack" in w for w in why):
+                        failed.append(f"{name}: a worst slack 0.1 ns off the report's is not named stale ({why})")
+                    elif not a.quiet:
+                        print(f"test_sta_endpoints: {name}: a stale work directory is named: ok")
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sta_endpoints.py")
     r = subprocess.run([sys.executable, script, "--block", "dcqcn", "--config", "no_such_config",
                         "--out", a.out], capture_output=True, text=True)
