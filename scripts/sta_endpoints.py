@@ -102,12 +102,10 @@ def endpoints(block, config, out):
     return sorted(((reg,) + v for reg, v in worst.items()), key=lambda row: row[1])
 
 
-MEM_LIB_RE = re.compile(r"cell \((\S+)\) \{\s*/\* .*?: access ([0-9.]+) ns, setup ([0-9.]+) ns \*/")
-
-
 def stale_reasons(block, config, work, worst_slack):
     """Why the work directory does not match the committed report ([] when it does, or when
     there is no committed report to compare with)."""
+    import synth  # the memory Liberty's writer (imported here: synth imports this module)
     report = os.path.join(ROOT, "synth", "reports", block, f"{config}.json")
     if not os.path.isfile(report):
         return []
@@ -121,11 +119,14 @@ def stale_reasons(block, config, work, worst_slack):
     here = {}
     if os.path.isfile(lib):
         with open(lib) as f:
-            here = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in MEM_LIB_RE.finditer(f.read())}
+            here = synth.mem_lib_timings(f.read())
     for mem in sta.get("memories", []):
         got = here.get(mem.get("cell"))
+        if got is None:
+            why.append(f"{mem.get('name')} ({mem.get('cell')}) has no stated timing in {lib}")
+            continue
         want = (mem.get("access_ns"), mem.get("setup_ns"))
-        if got is not None and (abs(got[0] - want[0]) > 1e-6 or abs(got[1] - want[1]) > 1e-6):
+        if abs(got[0] - want[0]) > 1e-6 or abs(got[1] - want[1]) > 1e-6:
             why.append(f"{mem.get('name')} read in {got[0]} ns here, {want[0]} ns in the report")
     return why
 
