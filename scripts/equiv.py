@@ -114,6 +114,45 @@ def _const_bits(v):
     return bin(int(v))[2:]
 
 
+# The gold design: the elaborated RTL with its memories collected as synthesis collects them.
+# opt_merge comes before the memories are collected: the RTL may read one array at the same
+# address in several places (the wheel's head_q[rs], three times), which synthesis merges
+# into one read port (its `opt` runs before `memory -nomap`); without the merge the gold
+# memory keeps three ports, equiv_make cannot pair it with the netlist's, and Yosys 0.23
+# stops on an internal assertion (two $mem_v2 cells with one MEMID). memory_mismatches()
+# names such a difference before equiv_make runs.
+GOLD_PASSES = "opt_clean\nopt_dff -nosdff\nopt_merge\nopt_clean\nmemory -nomap\nopt_clean\n"
+
+MEM_SHAPE = ("ABITS", "WIDTH", "SIZE", "RD_PORTS", "WR_PORTS")
+
+
+def memory_shapes(il_path):
+    """{memory name: {parameter: value}} of every $mem_v2 of an RTLIL file, for the
+    parameters equiv_make needs equal to pair a gold memory with a netlist's (MEM_SHAPE)."""
+    shapes = {}
+    for m in CELL_RE.finditer(open(il_path).read()):
+        par = dict(re.findall(r"^\s*parameter \\(\w+) (.*)$", m.group(3), re.M))
+        shapes[m.group(2).lstrip("\\")] = {k: par.get(k, "?").strip() for k in MEM_SHAPE}
+    return shapes
+
+
+def memory_mismatches(gold, netlist):
+    """Why the memories of two memory_shapes() results cannot be paired (one line each);
+    empty when every memory is on both sides with the same shape."""
+    out = []
+    for name in sorted(set(gold) | set(netlist)):
+        if name not in netlist:
+            out.append(f"{name}: in the RTL, not in the netlist")
+        elif name not in gold:
+            out.append(f"{name}: in the netlist, not in the RTL")
+        else:
+            diff = [f"{k} {gold[name][k]} (RTL) vs {netlist[name][k]} (netlist)"
+                    for k in MEM_SHAPE if gold[name][k] != netlist[name][k]]
+            if diff:
+                out.append(f"{name}: " + ", ".join(diff))
+    return out
+
+
 def mask_memories(il_in, il_out):
     """Mask the inputs each $mem_v2 ignores (see the module docstring); returns the memory
     names. The masked signals are new wires named \\llmask.<memory>.<port>."""
@@ -210,10 +249,14 @@ def synthesise(block, cfg, work):
     gate = read + synth.gate_script(top, work, f"{work}/generic_raw.il", f"{work}/sg13g2_raw.il")
     yosys(gate, os.path.join(work, "gate.ys"), os.path.join(work, "gate.log"), work)
     t_synth = time.time() - t0
-    gold = read + f"opt_clean\nopt_dff -nosdff\nopt_clean\nmemory -nomap\nopt_clean\nwrite_rtlil {work}/gold_raw.il\n"
+    gold = read + GOLD_PASSES + f"write_rtlil {work}/gold_raw.il\n"
     yosys(gold, os.path.join(work, "gold.ys"), os.path.join(work, "gold.log"), work)
     mems = mask_memories(f"{work}/gold_raw.il", f"{work}/gold.il")
+    gold_shapes = memory_shapes(f"{work}/gold_raw.il")
     for n in NETLISTS:
+        bad = memory_mismatches(gold_shapes, memory_shapes(f"{work}/{n}_raw.il"))
+        if bad:   # equiv_make would leave them unpaired (Yosys 0.23 may stop on an assertion)
+            raise RuntimeError(f"the {n} netlist's memories differ from the RTL's: " + "; ".join(bad))
         mask_memories(f"{work}/{n}_raw.il", f"{work}/{n}.il")
     return {"memories": mems, "boxes": boxes, "synth_s": round(t_synth, 1)}
 
