@@ -407,6 +407,9 @@ def main():
     ap.add_argument("--stop-after", choices=sorted(STOP_AFTER),
                     help="diagnosis, generic netlist only: stop the synthesis after this step of the flow "
                          "(bisects a mismatch that the generic netlist shows and elab does not)")
+    ap.add_argument("--set", dest="pset",
+                    help="the parameter set to run (one --bench only; default: the set BENCHES gives the "
+                         "bench, as make gates runs it)")
     ap.add_argument("--memories", choices=("rtl", "flops"), default="rtl")
     ap.add_argument("--cycles", type=int, default=1000000, help="compared cycles per bench (default %(default)s)")
     ap.add_argument("--selftest", action="store_true", help="also run the negative test")
@@ -417,6 +420,8 @@ def main():
     a.out = os.path.abspath(a.out)
     if a.stop_after and a.netlist != "generic":
         die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")
+    if a.pset and (not a.bench or len(a.bench) != 1 or a.selftest or a.selftest_only):
+        die("--set needs exactly one --bench and no --selftest / --selftest-only")
     want = set(a.bench or names)
     if a.selftest_only:
         want = {SELFTEST}
@@ -425,6 +430,7 @@ def main():
         if name not in want:
             continue
         top, sets = bench_spec(name, cml)
+        s = a.pset or s
         if s not in sets:
             die(f"{cml}: bench {name} has no set {s} (sets: {', '.join(sets)})")
         benches.append({"block": block, "name": name, "cmakelists": cml, "top": top, "set": s, "params": sets[s]})

@@ -103,6 +103,9 @@ module drill_engine #(
   localparam int GrpD   = (Groups > 1) ? Groups : 2;  // RAM depths (unused if Groups == 0)
   localparam int CompD  = (Comps > 1) ? Comps : 2;
   localparam int FlowW  = 1 + TagW + PortAw;      // {valid, tag, port}
+  // a port index field can name no port past the last (Ports a power of two): the range
+  // tests of the candidates below are then left out altogether
+  localparam bit AllIdx = (Ports == (1 << PortAw));
 
   // modes and counter classes (values match drill_regs.json)
   // decision modes: the register map's MODE_* constants
@@ -566,7 +569,9 @@ module drill_engine #(
     cand_v    = '0;
     for (int j = 0; j < D; j++) begin
       cand_port[j*PortAw +: PortAw] = r3_port_q[j*PortAw +: PortAw];
-      cand_v[j]                     = r3_sv_q[j];
+      // a port index past the last port (in no reachable state: a sample's port is in S)
+      // makes no candidate, so no decision depends on the view's read past its end (an x)
+      cand_v[j] = r3_sv_q[j] && (AllIdx || 32'(r3_port_q[j*PortAw +: PortAw]) < Ports);
     end
     for (int j = 0; j < M; j++) begin
       logic dup;
@@ -575,8 +580,9 @@ module drill_engine #(
         if (r3_sv_q[i] && (r3_port_q[i*PortAw +: PortAw] == mem_q[j])) dup = 1'b1;
       end
       cand_port[(D+j)*PortAw +: PortAw] = mem_q[j];
-      // a memory entry outside the candidate set (or equal to a sample) is ignored
-      cand_v[D+j] = mem_v_q[j] && r3_set_q[mem_q[j]] && !dup;
+      // a memory entry outside the candidate set (or equal to a sample) is ignored; a port
+      // index past the last port (in no reachable state) reads as outside the set
+      cand_v[D+j] = mem_v_q[j] && (AllIdx || 32'(mem_q[j]) < Ports) && r3_set_q[mem_q[j]] && !dup;
     end
   end
   logic [OccW-1:0] occ [Ports];   // the current view (read here above 16 ports)
@@ -673,7 +679,8 @@ module drill_engine #(
     logic [FlowW-1:0] e;
     for (int k = 0; k < 2; k++) begin
       e         = (k == 1) ? fwd_data_q : flow_rd;
-      pin_by[k] = e[FlowW-1] && (e[PortAw +: TagW] == r3_tag_q) && r3_set_q[e[PortAw-1:0]];
+      pin_by[k] = e[FlowW-1] && (e[PortAw +: TagW] == r3_tag_q) &&
+                  (AllIdx || 32'(e[PortAw-1:0]) < Ports) && r3_set_q[e[PortAw-1:0]];
     end
   end
   assign pinned   = fwd_hit ? pin_by[1] : pin_by[0];
