@@ -105,6 +105,12 @@ def yosys(script_text, path, log, cwd, check=True, timeout=None):
 CELL_RE = re.compile(r"^(\s*)cell \$mem_v2 (\S+)\n(.*?)^\s*end\n", re.S | re.M)
 
 
+def cell_fields(body):
+    """({parameter: value text}, {port: signal text}) of one RTLIL cell's body."""
+    return (dict(re.findall(r"^\s*parameter \\(\w+) (.*)$", body, re.M)),
+            dict(re.findall(r"^\s*connect \\(\w+) (.*)$", body, re.M)))
+
+
 def _const_bits(v):
     """A parameter value of RTLIL text: int or bit string (MSB first)."""
     v = v.strip()
@@ -131,7 +137,7 @@ def memory_shapes(il_path):
     parameters equiv_make needs equal to pair a gold memory with a netlist's (MEM_SHAPE)."""
     shapes = {}
     for m in CELL_RE.finditer(open(il_path).read()):
-        par = dict(re.findall(r"^\s*parameter \\(\w+) (.*)$", m.group(3), re.M))
+        par, _ = cell_fields(m.group(3))
         shapes[m.group(2).lstrip("\\")] = {k: par.get(k, "?").strip() for k in MEM_SHAPE}
     return shapes
 
@@ -160,8 +166,7 @@ def mask_memories(il_in, il_out):
     out, last, names = [], 0, []
     for n, m in enumerate(CELL_RE.finditer(text)):
         ind, name, body = m.group(1), m.group(2), m.group(3)
-        par = dict(re.findall(r"^\s*parameter \\(\w+) (.*)$", body, re.M))
-        con = dict(re.findall(r"^\s*connect \\(\w+) (.*)$", body, re.M))
+        par, con = cell_fields(body)
         abits, width = int(par["ABITS"]), int(par["WIDTH"])
         nrd, nwr = int(par["RD_PORTS"]), int(par["WR_PORTS"])
         rd_clk = _const_bits(par["RD_CLK_ENABLE"])[::-1] if nrd else ""  # LSB first
@@ -272,8 +277,7 @@ def box_multipliers(il_in, il_out):
     out, last, boxes, mods = [], 0, [], []
     for m in MUL_RE.finditer(text):
         attrs, ind, name, body = m.groups()
-        par = dict(re.findall(r"^\s*parameter \\(\w+) (.*)$", body, re.M))
-        con = dict(re.findall(r"^\s*connect \\(\w+) (.*)$", body, re.M))
+        par, con = cell_fields(body)
         if any(re.fullmatch(r"\d+'[01xz]+|\d+", con[p].strip()) for p in ("A", "B")):
             continue   # a constant factor: shifts and adds, left in the proof
         a, b, y = int(par["A_WIDTH"]), int(par["B_WIDTH"]), int(par["Y_WIDTH"])
