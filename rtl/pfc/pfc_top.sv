@@ -192,6 +192,36 @@ module pfc_top #(
     tadd = s[TimerW] ? TMAX : s[TimerW-1:0];
   endfunction
   localparam int XW = CntW + 4;               // the signed width of the threshold sums
+  // Sums of three terms in carry-save form, written out: one row of full adders, then one
+  // carry chain. A test "a + b <= c" is the sign of a + b + ~c (a + b - c - 1). Written as
+  // expressions, sums with two operands in common (the queue's cnt + hdr against several
+  // limits) share their first add in synthesis and put two carry chains in series. The
+  // operands come in SW bits, extended by their own signedness (the w_* wires below).
+  localparam int SW = XW;
+  function automatic logic [SW-1:0] sum3(input logic [SW-1:0] a, input logic [SW-1:0] b,
+                                         input logic [SW-1:0] c, input logic cin);
+    logic [SW-1:0] s, cy;
+    s  = a ^ b ^ c;
+    cy = {((a[SW-2:0] & b[SW-2:0]) | (a[SW-2:0] & c[SW-2:0]) | (b[SW-2:0] & c[SW-2:0])), cin};
+    sum3 = s + cy;
+  endfunction
+  // a + b - c - 1 + cin; neg3 and neg3n: the sign of sum3 and of sum3n
+  function automatic logic [SW-1:0] sum3n(input logic [SW-1:0] a, input logic [SW-1:0] b,
+                                          input logic [SW-1:0] c, input logic cin);
+    sum3n = sum3(a, b, ~c, cin);
+  endfunction
+  function automatic logic neg3(input logic [SW-1:0] a, input logic [SW-1:0] b,
+                                input logic [SW-1:0] c, input logic cin);
+    logic [SW-1:0] t;
+    t = sum3(a, b, c, cin);
+    neg3 = t[SW-1];
+  endfunction
+  function automatic logic neg3n(input logic [SW-1:0] a, input logic [SW-1:0] b,
+                                 input logic [SW-1:0] c, input logic cin);
+    logic [SW-1:0] t;
+    t = sum3(a, b, ~c, cin);
+    neg3n = t[SW-1];
+  endfunction
 
   // ------------------------------------------------------------------ init sweep
   logic          init_we, init_done;
@@ -614,7 +644,21 @@ module pfc_top #(
   logic [XW-1:0]     x_cnt, x_hdr;
   assign len_x       = (CntW + 1)'(s2_len_q);
   assign sh_in       = sh_used_q <= live_shsz_q;
-  assign len_fits    = {1'b0, len_x} + {2'b00, sh_used_q} <= {2'b00, live_shsz_q};  // len <= pool free
+  // the operands of the three-term sums, extended to SW bits (the signed ones by sign)
+  logic [SW-1:0] w_sh_used_q, w_hdr_used_q, w_egll_used_q, w_egly_used_q, w_len_x, w_live_shsz_q, w_shp_q;
+  logic [SW-1:0] w_live_egll_q, w_live_egly_q, w_i_cnt, w_i_hdr, w_k_rl, w_i_hpeak;
+  logic [SW-1:0] w_k_dep, w_x_cnt, w_k_sh;
+  assign {w_sh_used_q, w_hdr_used_q, w_egll_used_q, w_egly_used_q, w_len_x, w_live_shsz_q, w_shp_q} =
+         {SW'(sh_used_q), SW'(hdr_used_q), SW'(egll_used_q), SW'(egly_used_q), SW'(len_x), SW'(live_shsz_q), SW'(shp_q)};
+  assign {w_live_egll_q, w_live_egly_q, w_i_cnt, w_i_hdr, w_k_rl, w_i_hpeak} =
+         {SW'(live_egll_q), SW'(live_egly_q), SW'(i_cnt), SW'(i_hdr), SW'(k_rl), SW'(i_hpeak)};
+  assign {w_k_dep, w_x_cnt, w_k_sh} = {SW'($signed(k_dep)), SW'($signed(x_cnt)), SW'($signed(k_sh))};
+  assign len_fits    = neg3n(w_sh_used_q, w_len_x, w_live_shsz_q, 1'b0);  // len <= pool free
+  // the other pools' tests, used + len <= size
+  logic              php_fits, pll_fits, ply_fits;
+  assign php_fits    = neg3n(w_hdr_used_q, w_len_x, w_shp_q, 1'b0);
+  assign pll_fits    = neg3n(w_egll_used_q, w_len_x, w_live_egll_q, 1'b0);
+  assign ply_fits    = neg3n(w_egly_used_q, w_len_x, w_live_egly_q, 1'b0);
   assign x_cnt       = XW'(i_cnt);
   assign x_hdr       = XW'(i_hdr);
   // admission: cnt + len <= min(lim, CMAX) (so min(lim, CMAX) >= len too); with cnt < rsv,
@@ -623,20 +667,29 @@ module pfc_top #(
   logic              fit_lim, fit_sh, fit_hcap, fit_eg;
   assign cnt_p_len   = {1'b0, i_cnt} + len_x;
   assign fit_lim     = (x_cnt + k_lim) >> (XW - 1) != '0 && !cnt_p_len[CntW];
-  assign fit_sh      = (x_cnt + k_sh + XW'(sh_used_q)) >> (XW - 1) != '0;
+  assign fit_sh      = neg3(w_x_cnt, w_k_sh, w_sh_used_q, 1'b0);
   assign fit_hcap    = (x_hdr + k_hcap) >> (XW - 1) != '0;
   assign fit_eg      = (XW'(e_cnt) + k_eg) >> (XW - 1) != '0;
-  // departure terms (cnt + hdr formed once and compared three ways)
-  logic [CntW:0]     tot;                    // the ingress queue's bytes, cnt + hdr
+  // departure terms: the ingress queue's bytes, cnt + hdr, against the length, the XON
+  // level after a departure (k_dep) and rsv + len, each one three-term sum
+  logic [SW-1:0]     dep_rest;                // cnt + hdr - len
+  logic              tot_le_len, tot_le_dep, tot_ge_rl;
+  assign dep_rest    = sum3n(w_i_cnt, w_i_hdr, w_len_x, 1'b1);
+  assign tot_le_len  = neg3n(w_i_cnt, w_i_hdr, w_len_x, 1'b0);
+  assign tot_le_dep  = neg3n(w_i_cnt, w_i_hdr, w_k_dep, 1'b0);
+  assign tot_ge_rl   = !neg3n(w_i_cnt, w_i_hdr, w_k_rl, 1'b1);
   logic              hdr_ge_len;
   logic [CntW+1:0]   sh_ret;                 // signed: shared_used less the bytes returned
-  assign tot         = {1'b0, i_cnt} + {1'b0, i_hdr};
   assign hdr_ge_len  = {1'b0, i_hdr} >= len_x;
   // shared_used - min(len - hdr, cnt - rsv) = max(shared_used + hdr - len,
   // shared_used + rsv - cnt); the first is the larger when cnt + hdr >= rsv + len
-  assign sh_ret      = ((CntW + 2)'(tot) >= k_rl)
+  assign sh_ret      = tot_ge_rl
                        ? (CntW + 2)'(sh_used_q) + (CntW + 2)'(i_hdr) - (CntW + 2)'(len_x)
                        : (CntW + 2)'(sh_used_q) + (CntW + 2)'(rsv) - (CntW + 2)'(i_cnt);
+
+  // hdr + len > the headroom peak (hdr + len - peak - 1 >= 0)
+  logic              peak_up;
+  assign peak_up     = !neg3n(w_i_hdr, w_len_x, w_i_hpeak, 1'b0);
 
   always_comb begin
     logic [CntW+2:0] csum;
@@ -661,8 +714,8 @@ module pfc_top #(
     // dsh <= pool free, each case without waiting for dsh (a csum of 2^CntW or more, which
     // dsh would wrap, fails fit_lim already)
     fits = fit_lim && sh_in && ((i_cnt >= rsv) ? len_fits : fit_sh);
-    hok  = fit_hcap && (!live_pool_q || {1'b0, hdr_used_q} + len_x <= {1'b0, shp_q});
-    egfit = fit_eg && {1'b0, egly_used_q} + len_x <= {1'b0, live_egly_q};
+    hok  = fit_hcap && (!live_pool_q || php_fits);
+    egfit = fit_eg && ply_fits;
     xon = 1'b0; peff = 1'b0; wd_on = 1'b0;
     tt = '0;
 
@@ -673,7 +726,7 @@ module pfc_top #(
           if (e_storm) begin
             dec_d = DecDrop; why_d = WhyWd; wdrop_d = sinc(e_wdrop); cnt_inc[CWdDrop] = 1'b1;
           end else if (s2_ll_q) begin
-            if (live_pool_q && {1'b0, egll_used_q} + len_x > {1'b0, live_egll_q}) begin
+            if (live_pool_q && !pll_fits) begin
               dec_d = DecDrop; why_d = WhyEgll; hdrop_d = sinc(i_hdrop); cnt_inc[CViol] = 1'b1;
             end else if (!i_xoff && fits) begin
               cnt_d = i_cnt + len_x[CntW-1:0]; sh_used_d = sh_used_q + dsh;
@@ -686,7 +739,7 @@ module pfc_top #(
               end
               if (hok) begin
                 dec_d = DecHdrm; hdr_d = i_hdr + len_x[CntW-1:0]; hdr_used_d = cadd(hdr_used_q, len_x[CntW-1:0]);
-                hpeak_d = (i_hdr + len_x[CntW-1:0] > i_hpeak) ? i_hdr + len_x[CntW-1:0] : i_hpeak;
+                hpeak_d = peak_up ? i_hdr + len_x[CntW-1:0] : i_hpeak;
                 ecnt_d = cadd(e_cnt, len_x[CntW-1:0]); egll_used_d = cadd(egll_used_q, len_x[CntW-1:0]);
                 cnt_inc[CHdrm] = 1'b1;
               end else begin
@@ -718,7 +771,7 @@ module pfc_top #(
             hdr_used_d = csub(hdr_used_q, len_x[CntW-1:0]);
           end else begin
             hdr_d = '0;
-            cnt_d = (tot > len_x) ? CntW'(tot - len_x) : '0;
+            cnt_d = dep_rest[SW-1] ? '0 : dep_rest[CntW-1:0];
             hdr_used_d = csub(hdr_used_q, i_hdr);
             if (i_cnt > rsv) sh_used_d = sh_ret[CntW+1] ? '0 : sh_ret[CntW-1:0];
           end
@@ -729,7 +782,7 @@ module pfc_top #(
           // PAUSE can rely on all of HDRM[p]; and then the queue is empty (cnt + hdr <= len)
           // or cnt + hdr - len + XON_OFFSET <= lim
           xon = {1'b0, i_hdr} <= len_x &&
-                (tot <= len_x || (!k_dep[CntW+2] && (CntW + 3)'(tot) <= k_dep));
+                (tot_le_len || tot_le_dep);
           if (i_xoff && xon) begin
             xoff_d = 1'b0; rt_d = '0; pz_v_d = 1'b1; pz_q_d = 16'd0; cnt_inc[CResumeTx] = 1'b1;
           end
