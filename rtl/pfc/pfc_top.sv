@@ -218,9 +218,7 @@ module pfc_top #(
   endfunction
   function automatic logic neg3n(input logic [SW-1:0] a, input logic [SW-1:0] b,
                                  input logic [SW-1:0] c, input logic cin);
-    logic [SW-1:0] t;
-    t = sum3(a, b, ~c, cin);
-    neg3n = t[SW-1];
+    neg3n = neg3(a, b, ~c, cin);
   endfunction
 
   // ------------------------------------------------------------------ init sweep
@@ -402,9 +400,16 @@ module pfc_top #(
   // The arbitration without hold (_p), then hold applied to the grants and the op: the
   // op's fields (queue indices, length) come from the arbitration without hold, since under
   // hold no op issues and they go unused; so hold is off the path into S0's brackets.
-  assign stat_go_p  = init_done && stat_pend_q;
-  assign sweep_go_p = init_done && !stat_go_p && sw_act_q && (sw_turn_q || !ext_any);
-  assign ext_ok_p   = init_done && !stat_go_p && !sweep_go_p;
+  // The same once more without init_done (_r): the op's fields are selected by these, so
+  // the reset state is off the path into S0's brackets too (before the initial sweep ends
+  // no op issues and the fields go unused).
+  logic stat_r, sweep_r, ext_r;
+  assign stat_r     = stat_pend_q;
+  assign sweep_r    = !stat_r && sw_act_q && (sw_turn_q || !ext_any);
+  assign ext_r      = !stat_r && !sweep_r;
+  assign stat_go_p  = init_done && stat_r;
+  assign sweep_go_p = init_done && sweep_r;
+  assign ext_ok_p   = init_done && ext_r;
   assign stat_go  = stat_go_p && !hold;
   assign sweep_go = sweep_go_p && !hold;
   assign ext_ok   = ext_ok_p && !hold;
@@ -418,19 +423,20 @@ module pfc_top #(
   logic          s0_ll;
   always_comb begin
     s0_op_p = OpNone; s0_qi = '0; s0_qe = '0; s0_len = '0; s0_ll = 1'b0;
-    if (stat_go_p) begin
+    if (stat_r) begin
       s0_op_p = OpStat; s0_qi = stat_sel_q; s0_qe = stat_sel_q;
-    end else if (sweep_go_p) begin
+    end else if (sweep_r) begin
       s0_op_p = OpSweep; s0_qi = sw_idx_q; s0_qe = sw_idx_q;
-    end else if (ext_ok_p && pfc_valid_i) begin
+    end else if (pfc_valid_i) begin
       s0_op_p = OpPfc; s0_qi = {pfc_port_i, pfc_prio_i}; s0_qe = {pfc_port_i, pfc_prio_i};
-    end else if (ext_ok_p && dep_valid_i) begin
+    end else if (dep_valid_i) begin
       s0_op_p = OpDep; s0_qi = {dep_iport_i, dep_prio_i}; s0_qe = {dep_eport_i, dep_prio_i};
       s0_len = dep_len_i; s0_ll = dep_lossless_i;
-    end else if (ext_ok_p && adm_valid_i) begin
+    end else if (adm_valid_i) begin
       s0_op_p = OpAdm; s0_qi = {adm_iport_i, adm_prio_i}; s0_qe = {adm_eport_i, adm_prio_i};
       s0_len = adm_len_i; s0_ll = adm_lossless_i;
     end
+    if (!init_done) s0_op_p = OpNone;
     s0_op = hold ? OpNone : s0_op_p;
   end
 
@@ -545,8 +551,8 @@ module pfc_top #(
   // same decisions the straightforward way: the lockstep bench checks the equivalence.)
   // The brackets are formed in the stage before the deciding one (S1 with RegWords = 1, S0
   // with RegWords = 0) for the op there, from the configuration the deciding cycle will see
-  // and the registered thresholds, and registered with the op; the pool occupancies, which the deciding op may change at this edge, are
-  // added in the deciding stage.
+  // and the registered thresholds, and registered with the op; the pool occupancies, which
+  // the deciding op may change at this edge, are added in the deciding stage.
   // The dynamic XOFF threshold and the egress lossy one are registered (thr_q, egthr_q)
   // from the pools and the live configuration of their cycle: the op deciding in cycle t
   // tests against the thresholds of the pools at the start of cycle t - 2 (a threshold is a
@@ -975,15 +981,33 @@ module pfc_top #(
     cnt_inc_g = cnt_inc;
     cnt_inc_g[COverrun] = sw_start && sw_pend_q > 4'd1;
   end
+  // An event is counted a cycle after its decision (cnt_pend_q), so the deciding stage ends
+  // at a flip-flop, not at a counter's increment; a read adds the pending event (cnt_rd),
+  // so the register value is that of a counter incremented in the event's own cycle. A
+  // CLEAR drops the event of its own cycle (cleared first, as ll_sat_counter does) and the
+  // pending one (counted before the clear).
+  logic [NCnt-1:0]       cnt_pend_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) cnt_pend_q <= '0;
+    else         cnt_pend_q <= cnt_inc_g & ~cnt_clr;
+  end
   for (genvar g = 0; g < NCnt; g++) begin : g_cnt
     ll_sat_counter #(.Width(StatW)) u_cnt (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .clr_i   (cnt_clr[g]),
-      .inc_i   (cnt_inc_g[g]),
+      .inc_i   (cnt_pend_q[g]),
       .value_o (cnt_val[g*StatW +: StatW])
     );
   end
+  // the selected counter (the register map's 16 slots; the read uses slots below NCnt)
+  logic [16*StatW-1:0] cnt_val16;
+  logic [15:0]         cnt_pend16;
+  logic [StatW-1:0]    cnt_sel, cnt_rd;
+  assign cnt_val16  = (16 * StatW)'(cnt_val);
+  assign cnt_pend16 = 16'(cnt_pend_q);
+  assign cnt_sel    = cnt_val16[waddr[3:0]*StatW +: StatW];
+  assign cnt_rd     = (cnt_pend16[waddr[3:0]] && !(&cnt_sel)) ? cnt_sel + 1'b1 : cnt_sel;
 
   // ------------------------------------------------------------------ register reads
   logic [31:0] rd;
@@ -1030,7 +1054,7 @@ module pfc_top #(
       default: begin
         if (waddr >= 10'h020 && waddr < 10'h028) rd = 32'(stg_rsv_q[waddr[2:0]*CntW +: CntW]);
         if (waddr >= 10'h028 && waddr < 10'h030) rd = 32'(stg_hdrm_q[waddr[2:0]*CntW +: CntW]);
-        if (waddr[9:4] == 6'h05 && waddr[3:0] < 4'(NCnt)) rd = 32'(cnt_val[waddr[3:0]*StatW +: StatW]);
+        if (waddr[9:4] == 6'h05 && waddr[3:0] < 4'(NCnt)) rd = 32'(cnt_rd);
       end
     endcase
   end
