@@ -867,7 +867,7 @@ module pfc_top #(
           if (s2_clr_q[6]) wdrop_d = '0;
           if (s2_clr_q[7]) wrest_d = '0;
         end
-        default: ;  // cov-waiver: op_default
+        default: ;
       endcase
     end
     iq_wd1 = {hpeak_d, hdrop_d, psent_d, rt_d, xoff_d, hdr_d, cnt_d};
