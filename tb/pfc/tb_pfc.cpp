@@ -40,7 +40,7 @@ class PfcBench {
   using Out = pf::Outputs;
 
   PfcBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
-      : cfg_(pf::Config::from_params(p)), model_(cfg_), rng_(seed), cov_(cov),
+      : cfg_(pf::Config::from_params(p)), model_(cfg_), rng_(seed), clr_rng_(seed ^ 0x5eedc1ea), cov_(cov),
         eq_(cfg_.entries()) {
     cmax_ = static_cast<uint32_t>(ll::low_mask(cfg_.CntW));
     smax_ = ll::low_mask(cfg_.StatW);
@@ -256,6 +256,15 @@ class PfcBench {
       } else if (k == 2 && rng_.chance(50)) {  // clear one counter (rarely, so some saturate)
         in.cfg_addr = regs::CLEAR;
         in.cfg_wdata = 1u << rng_.below(13);
+        // most of them: a counter that counted in the previous cycle (its event still pending
+        // in the RTL's counter), if one did; drawn from a generator of its own, so the rest
+        // of the stimulus is the same stream as without this choice
+        if (clr_rng_.chance(80)) {
+          unsigned stepped[pf::kNumCounters], n = 0;
+          for (unsigned c = 0; c < pf::kNumCounters; ++c)
+            if (model_.counter(c) == prev_cnt_[c] + 1) stepped[n++] = c;
+          if (n) in.cfg_wdata = 1u << stepped[clr_rng_.below(n)];
+        }
         if (rng_.chance(30)) {  // the headroom peak, several cycles in a row (it rises again at once)
           in.cfg_wdata = 1u << 12;
           burst_ = static_cast<unsigned>(rng_.range(1, 4));
@@ -504,7 +513,22 @@ class PfcBench {
   }
 
   void cover_inputs(const In& in, const Out& o) {
+    // A global counter that counted an event in the previous cycle (the RTL counts it a
+    // cycle late and forwards it to a read): read now, or cleared now.
+    bool cnt_stepped[pf::kNumCounters];
+    for (unsigned c = 0; c < pf::kNumCounters; ++c) {
+      const uint64_t v = model_.counter(c);
+      cnt_stepped[c] = v == prev_cnt_[c] + 1;
+      prev_cnt_[c] = v;
+    }
     if (!o.init_done) return;
+    if (in.cfg_re && in.cfg_addr >= regs::CNT_ADMIT && in.cfg_addr < regs::CNT_ADMIT + 4 * pf::kNumCounters &&
+        cnt_stepped[(in.cfg_addr - regs::CNT_ADMIT) / 4])
+      cov_.hit("counter_read_after_event");
+    if (in.cfg_we && in.cfg_addr == regs::CLEAR) {
+      for (unsigned c = 0; c < pf::kNumCounters; ++c)
+        if ((in.cfg_wdata >> c & 1) && cnt_stepped[c]) { cov_.hit("counter_clear_after_event"); break; }
+    }
     if (!programmed_ && (in.adm_valid || in.dep_valid || in.pfc_valid)) cov_.hit("traffic_before_reprogram");
     if (tick_storm_until_ && in.tick) cov_.hit("tick_storm_tick");
     // a STAT_CMD written while the previous one is pending or executing
@@ -591,6 +615,7 @@ class PfcBench {
   pf::Config cfg_;
   pf::Model model_;
   Rng rng_;
+  Rng clr_rng_;  // which counter a CLEAR targets (apart from rng_: see stimulus)
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
@@ -627,6 +652,7 @@ class PfcBench {
   uint64_t next_swap_ = 0, rsv_hi_ = 0, hdrm_lo_ = 0, hdrm_hi_ = 0;
   uint32_t burst_addr_ = 0;
   bool last_stat_cmd_ = false;
+  std::array<uint64_t, pf::kNumCounters> prev_cnt_{};  // the model's global counters a cycle ago
   uint64_t tick_storm_until_ = 0, next_tick_storm_ = 20000, ticks_since_pass_ = 0;
 };
 
