@@ -262,7 +262,7 @@ class PfcBench {
         if (clr_rng_.chance(80)) {
           unsigned stepped[pf::kNumCounters], n = 0;
           for (unsigned c = 0; c < pf::kNumCounters; ++c)
-            if (model_.counter(c) == prev_cnt_[c] + 1) stepped[n++] = c;
+            if (counter_stepped(c)) stepped[n++] = c;
           if (n) in.cfg_wdata = 1u << stepped[clr_rng_.below(n)];
         }
         if (rng_.chance(30)) {  // the headroom peak, several cycles in a row (it rises again at once)
@@ -512,14 +512,17 @@ class PfcBench {
     tick_hi_ = tick_lo_ + rng_.range(0, 60);
   }
 
+  // global counter c counted an event in the previous cycle (prev_cnt_ is updated once a
+  // cycle, in cover_inputs)
+  bool counter_stepped(unsigned c) const { return model_.counter(c) == prev_cnt_[c] + 1; }
+
   void cover_inputs(const In& in, const Out& o) {
     // A global counter that counted an event in the previous cycle (the RTL counts it a
     // cycle late and forwards it to a read): read now, or cleared now.
     bool cnt_stepped[pf::kNumCounters];
     for (unsigned c = 0; c < pf::kNumCounters; ++c) {
-      const uint64_t v = model_.counter(c);
-      cnt_stepped[c] = v == prev_cnt_[c] + 1;
-      prev_cnt_[c] = v;
+      cnt_stepped[c] = counter_stepped(c);
+      prev_cnt_[c] = model_.counter(c);
     }
     if (!o.init_done) return;
     if (in.cfg_re && in.cfg_addr >= regs::CNT_ADMIT && in.cfg_addr < regs::CNT_ADMIT + 4 * pf::kNumCounters &&
