@@ -18,7 +18,12 @@ Anything else (survived everywhere, lint-dirty, does not build, crashed) fails t
 --update-hints rewrites the hint files from this run's kills. -j N checks up to N benches at
 once (each in its own scratch tree), so `make mutants` uses both cores of a 2-core runner.
 
-Usage: mutants.py [-j N] [--build DIR] [--update-hints] [bench ...]
+--matrix measures how robust each kill is instead: every mutant runs on every set and seed
+without stopping at the first kill (--seeds replaces the CI seeds, e.g. 1-8), and the report
+names the runs that killed it; a mutant killed by only one or two runs is marked FRAGILE (a
+change to the bench's random stream could let it survive). Not part of make test.
+
+Usage: mutants.py [-j N] [--build DIR] [--update-hints] [--matrix [--seeds A-B]] [bench ...]
 """
 import argparse
 import concurrent.futures
@@ -227,11 +232,12 @@ class SetBench:
         return run_bench(self.b, self.exe, self.name, seed, self.cycles, self.out)
 
 
-def check_block(name, build_root, jobs, only=None, clock=None):
+def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, seeds=None):
     """Each mutant is tried on every parameter set with every CI seed in attempts() order,
     stopping at the first kill: a bug only one set exposes is not reported as a survivor.
     A set's scratch build is made (from pristine RTL) only when a mutant first needs it.
-    Returns [(id, verdict, seconds, note, (set, seed) of the kill or None)]."""
+    matrix: no stop at the first kill (every set and seed runs; seeds replaces the CI seeds).
+    Returns [(id, verdict, seconds, note, (set, seed) of the kill or None, [every kill])]."""
     b = bench(name)
     spec = load(name)
     hints = load_hints(b)
@@ -246,6 +252,8 @@ def check_block(name, build_root, jobs, only=None, clock=None):
     shutil.copytree(os.path.join(ROOT, "rtl"), rtl_copy, copy_function=shutil.copy)
     benches = {}
     vlt = sorted(glob.glob(os.path.join(rtl_copy, b.block, "*.vlt")))
+    if seeds:
+        b.seeds = list(seeds)
     _, _, seeds = attempts(b, spec, None)
 
     def set_bench(set_name):  # built from pristine RTL: call only while no mutant is applied
@@ -264,6 +272,7 @@ def check_block(name, build_root, jobs, only=None, clock=None):
         mutated = pristine.replace(m["find"], m["replace"], 1)
         order, sets, _ = attempts(b, spec, hints.get(m["id"]))
         verdict, note, kill = "SURVIVED", "", None
+        kills = []
         built = set()
         try:
             with open(path, "w") as f:
@@ -295,10 +304,16 @@ def check_block(name, build_root, jobs, only=None, clock=None):
                 r = sb.run(seed)
                 clock["run"] += time.time() - tr
                 v = judge(r, set_name, seed)
+                if v and matrix and v[0] == "killed":
+                    kills.append((set_name, seed))
+                    if kill is None:
+                        verdict, note, kill = v[0], v[1], (set_name, seed)
+                    continue
                 if v:
                     verdict, note = v
                     if verdict == "killed":
                         kill = (set_name, seed)
+                        kills.append(kill)
                     break
         finally:
             with open(path, "w") as f:
@@ -307,7 +322,11 @@ def check_block(name, build_root, jobs, only=None, clock=None):
             note = (f"no mismatch on any set ({', '.join(sets)}) or seed ({', '.join(map(str, seeds))}), "
                     f"{spec['cycles']} cycles each")
         dt = time.time() - t0
-        results.append((m["id"], verdict, dt, note, kill))
+        if matrix and verdict == "killed":
+            runs = len(order)
+            kills.sort(key=lambda k: (b.sets.index(k[0]), k[1]))
+            note = f"killed on {len(kills)} of {runs} runs: " + " ".join(f"{st}/{sd}" for st, sd in kills)
+        results.append((m["id"], verdict, dt, note, kill, kills))
         print(f"  {b.name:9s} {m['id']:30s} {verdict:8s} {dt:5.1f}s  {note}", flush=True)
     # leave the scratch benches built from pristine RTL
     for sb in benches.values():
@@ -385,12 +404,12 @@ def expected_cost(name):
     return len(spec["mutants"]) * spec["cycles"]
 
 
-def check_timed(name, build_root, jobs, only):
+def check_timed(name, build_root, jobs, only, matrix=False, seeds=None):
     """check_block() of one bench, with its wall time and phase times (a pool task)."""
     print(f"mutants: {name}", flush=True)
     t0 = time.time()
     clock = {"lint": 0.0, "build": 0.0, "run": 0.0}
-    res = check_block(name, build_root, jobs, only, clock)
+    res = check_block(name, build_root, jobs, only, clock, matrix, seeds)
     return res, time.time() - t0, clock
 
 
@@ -412,7 +431,29 @@ def main():
                     help="run only this mutant id (repeatable; with one bench)")
     ap.add_argument("--update-hints", action="store_true",
                     help=f"rewrite each bench's {HINTS} from this run's kills (every mutant run)")
+    ap.add_argument("--matrix", action="store_true",
+                    help="run every mutant on every set and seed (no stop at the first kill) and "
+                         "report which runs killed it")
+    ap.add_argument("--seeds", metavar="A-B",
+                    help="with --matrix: the seeds to run (a range A-B or a list A,B,...), "
+                         "instead of the bench's CI seeds")
     a = ap.parse_args()
+    seeds = None
+    if a.seeds:
+        if not a.matrix:
+            die("--seeds needs --matrix (the pass/fail check always uses the CI seeds)")
+        try:
+            if re.fullmatch(r"\d+-\d+", a.seeds):
+                lo, hi = map(int, a.seeds.split("-"))
+                seeds = list(range(lo, hi + 1))
+            else:
+                seeds = [int(x) for x in a.seeds.split(",")]
+        except ValueError:
+            seeds = None
+        if not seeds or min(seeds) < 1:
+            die(f"--seeds {a.seeds}: expected a range A-B or a list A,B,... of seeds >= 1")
+    if a.update_hints and a.matrix:
+        die("--update-hints and --matrix do not go together (the hints name first kills)")
     names = a.benches or blocks_with_mutants()
     if not names:
         die("no tb/**/mutants.json found")
@@ -439,11 +480,11 @@ def main():
     names = sorted(names, key=lambda n: -expected_cost(n))
     only = set(a.only or [])
     if par == 1:
-        outs = (check_timed(n, a.build, ninja_jobs, only) for n in names)
+        outs = (check_timed(n, a.build, ninja_jobs, only, a.matrix, seeds) for n in names)
     else:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=par)
         outs = pool.map(check_timed, names, [a.build] * len(names), [ninja_jobs] * len(names),
-                        [only] * len(names))
+                        [only] * len(names), [a.matrix] * len(names), [seeds] * len(names))
     for name, (res, dt, ck) in zip(names, outs):
         b = bench(name)
         for key in clock:
@@ -463,6 +504,14 @@ def main():
         by = ", ".join(f"{key}: {v}" for key, v in sorted(kills.items()))
         print(f"mutants: {name}: {k}/{n} killed in {dt:.0f} s (killed by {by})" +
               (f"; not killed: {', '.join(bad)}" if bad else ""))
+        if a.matrix:
+            fragile = [r for r in res if r[1] == "killed" and len(r[5]) <= 2]
+            print(f"mutants: {name}: kill matrix (runs that killed each mutant):")
+            for r in res:
+                mark = "FRAGILE " if r in fragile else ""
+                print(f"  {r[0]:34s} {mark}{r[3]}")
+            print(f"mutants: {name}: {len(fragile)} fragile (killed by at most two runs)" +
+                  (f": {', '.join(r[0] for r in fragile)}" if fragile else ""))
     print(f"mutants: {par} bench(es) at a time, ninja -j{ninja_jobs}; phase times summed over benches: "
           f"lint {clock['lint']:.0f} s, builds {clock['build']:.0f} s, bench runs {clock['run']:.0f} s")
     print(f"mutants: {killed}/{total} killed in {time.time() - t0:.0f} s")

@@ -207,6 +207,8 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
   const bool egfit = eq.ecnt + len <= egthr && egly0 + len <= L.egly_size;
 
   if (op.op == kAdm) {
+    fx.fit_tested = dsh != 0;
+    fx.fit_slack = static_cast<int64_t>(sh0 + dsh) - static_cast<int64_t>(L.shared_size);
     fx.sh_pool_full = newc <= cmax && newc <= lim && !(sh0 + dsh <= L.shared_size);
     fx.shp_full = L.pool && hsum1 <= hcap && !(hu0 + len <= shp);
   }
@@ -274,6 +276,8 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
       const bool low = iq.cnt == 0 || uint64_t{iq.cnt} + L.xon_offset <= lim;
       const bool xon = iq.hdr == 0 && low;
       fx.xon_hdr_hold = iq.xoff && low && iq.hdr != 0;
+      fx.xon_tested = iq.cnt != 0;
+      fx.xon_slack = static_cast<int64_t>(uint64_t{iq.cnt} + L.xon_offset) - static_cast<int64_t>(lim);
       if (iq.xoff && xon) {
         iq.xoff = false; iq.rt = 0; fx.pz_v = true; fx.pz_quanta = 0; fx.inc |= 1u << kResumeTx;
       }
@@ -297,6 +301,8 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
         const bool low = iq.cnt == 0 || uint64_t{iq.cnt} + L.xon_offset <= lim;
         const bool xon = iq.hdr == 0 && low;
         fx.xon_hdr_hold = low && iq.hdr != 0;
+        fx.xon_tested = iq.cnt != 0;
+        fx.xon_slack = static_cast<int64_t>(uint64_t{iq.cnt} + L.xon_offset) - static_cast<int64_t>(lim);
         if (xon) {
           iq.xoff = false; iq.rt = 0; fx.pz_v = true; fx.pz_quanta = 0; fx.inc |= 1u << kResumeTx;
         } else {
@@ -542,6 +548,12 @@ void Model::tick(const Inputs& in) {
     trace_.sh_pool_full = fx.dec_v && fx.sh_pool_full && !eq_cur.storm;
     trace_.shp_full = fx.dec_v && fx.shp_full && fx.why == Why::Headroom;
     trace_.xon_hdr_hold = fx.xon_hdr_hold;
+    trace_.xon_tested = fx.xon_tested;
+    trace_.xon_slack = fx.xon_slack;
+    trace_.xon_offset = live_.xon_offset;
+    trace_.fit_tested = fx.dec_v && fx.fit_tested && !eq_cur.storm;
+    trace_.fit_slack = fx.fit_slack;
+    trace_.shared_size = live_.shared_size;
   }
 
   // ---- register interface

@@ -203,6 +203,17 @@ class Model {
     bool speed_commit_on_sweep = false;
     bool commit_hold = false;        // RegWords 0: a COMMIT held back an op S0 would have issued
     bool thr_sat = false;            // a dynamic threshold (alpha * free pool) saturated at all ones
+    // boundaries of the deciding op's tests, as signed distances (tested: the op made the test)
+    // the XON test of a departure, or of a sweep op on an XOFF'd queue, with a non-empty
+    // count: cnt + XON_OFFSET - lim (XON iff <= 0)
+    bool xon_tested = false;
+    int64_t xon_slack = 0;
+    uint32_t xon_offset = 0;         // the XON_OFFSET the test used
+    // an admission's shared-pool test, when the packet takes bytes from the shared pool:
+    // shared_used + its share - SHARED_SIZE (fits iff <= 0)
+    bool fit_tested = false;
+    int64_t fit_slack = 0;
+    uint32_t shared_size = 0;        // the SHARED_SIZE the test used
   };
   const Trace& trace() const { return trace_; }
 
@@ -225,6 +236,8 @@ class Model {
     bool snap = false;
     bool expired = false, sh_pool_full = false, shp_full = false;  // coverage only
     bool xon_hdr_hold = false;                                      // coverage only
+    bool xon_tested = false, fit_tested = false;                    // coverage only
+    int64_t xon_slack = 0, fit_slack = 0;                           // coverage only
   };
   // The deciding stage's logic: new entries, pools and effects of one op on current entries.
   // Values the RTL registers (thr_q, egthr_q, shp_q, bpt_q): the XOFF threshold above the

@@ -40,7 +40,8 @@ class PfcBench {
   using Out = pf::Outputs;
 
   PfcBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
-      : cfg_(pf::Config::from_params(p)), model_(cfg_), rng_(seed), clr_rng_(seed ^ 0x5eedc1ea), cov_(cov),
+      : cfg_(pf::Config::from_params(p)), model_(cfg_), rng_(seed), clr_rng_(seed ^ 0x5eedc1ea),
+        aim_rng_(seed ^ 0xa1b0a1b0), cov_(cov),
         eq_(cfg_.entries()) {
     cmax_ = static_cast<uint32_t>(ll::low_mask(cfg_.CntW));
     smax_ = ll::low_mask(cfg_.StatW);
@@ -165,6 +166,10 @@ class PfcBench {
       program_at_ = ~0ull;
       tick_storm_until_ = 0;
       ticks_since_pass_ = 0;
+      sh_restore_at_ = 0;
+      xon_live_ = model_.live().xon_offset;
+      sh_live_ = model_.live().shared_size;
+      xon_age_ = sh_age_ = ~0u;
       return;
     }
     if (model_.trace().sweep_start) ticks_since_pass_ = in.tick ? 1 : 0;
@@ -367,6 +372,7 @@ class PfcBench {
         break;
       }
     }
+    aim_at_boundary(in, cycle, idone);
     // received PFC
     if (hold_pfc_) {
       in.pfc_valid = true;
@@ -412,6 +418,78 @@ class PfcBench {
       if (rng_.chance(50)) readback_ = below ? regs::RSV0 : regs::HDRM7;
     }
   }
+  // Boundary aims: a staged XON_OFFSET or SHARED_SIZE that puts the test of the departure or
+  // admission offered now, or of an XOFF'd queue's sweep op in the timer pass that just
+  // started, exactly at its limit or one byte either side of it (from the model's state now,
+  // so exact unless an op in flight moves the count or the pools), with
+  // the COMMIT in the next cycle: the op decides on the new value, which the RTL must take
+  // from the staged register (RegWords 1) and compare without an off-by-one (bins
+  // xon_test_at_limit*, shared_fit_at_limit*, *_flipped_by_commit). A lowered SHARED_SIZE
+  // is set back to the programmed one a little later. The choices come from a generator of
+  // their own.
+  void aim_at_boundary(In& in, uint64_t cycle, bool idone) {
+    if (sh_restore_at_ && cycle >= sh_restore_at_ && ops_.empty() && !commit_next_) {
+      ops_.push_back({regs::SHARED_SIZE, prog_shared_});
+      ops_.push_back({regs::COMMIT, 1});
+      sh_restore_at_ = 0;
+    }
+    if (!idone || !programmed_ || cycle < next_aim_ || !ops_.empty() || burst_ || !probe_.empty() || poll_ ||
+        in.cfg_we || in.cfg_re || commit_next_ || sh_restore_at_)
+      return;
+    const int64_t d = static_cast<int64_t>(aim_rng_.below(3)) - 1;  // below, at or above the limit
+    // three kinds take turns, each turn waiting for its chance: a departure from an XOFF'd
+    // queue that empties its headroom (0), an admission that takes bytes from the shared pool
+    // (1), a timer pass that just started (2)
+    const unsigned kind = aim_turn_;
+    if (kind == 0) {
+      if (!in.dep_valid) return;
+      const pf::QueueStats si = model_.queue_stats(in.dep_iport, in.dep_prio);
+      if (!si.xoff || si.hdr > in.dep_len) return;
+    }
+    if (kind == 2 && !model_.trace().sweep_start) return;
+    if (kind == 2) {  // the timer pass that just started: XON of an XOFF'd queue, cnt + XON_OFFSET - lim = d
+      const uint32_t n = cfg_.entries(), start = static_cast<uint32_t>(aim_rng_.below(n));
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t q = (start + k) % n;
+        const pf::QueueStats si = model_.queue_stats(q / 8, q % 8);
+        if (!si.xoff || si.hdr != 0 || si.cnt == 0) continue;
+        const int64_t v = static_cast<int64_t>(model_.xoff_limit(q % 8)) - int64_t{si.cnt} + d;
+        if (v < 0 || v > static_cast<int64_t>(cmax_)) continue;
+        in.cfg_we = true;
+        in.cfg_addr = regs::XON_OFFSET;
+        in.cfg_wdata = static_cast<uint32_t>(v);
+        break;
+      }
+      if (!in.cfg_we) return;
+    } else if (kind == 0) {  // XON after the departure: cnt_after + XON_OFFSET - lim = d
+      const pf::QueueStats si = model_.queue_stats(in.dep_iport, in.dep_prio);
+      const uint64_t rest = in.dep_len - si.hdr;
+      const uint64_t after = si.cnt - std::min<uint64_t>(si.cnt, rest);
+      const int64_t v = static_cast<int64_t>(model_.xoff_limit(in.dep_prio)) - static_cast<int64_t>(after) + d;
+      if (after == 0 || v < 0 || v > static_cast<int64_t>(cmax_)) return;
+      in.cfg_we = true;
+      in.cfg_addr = regs::XON_OFFSET;
+      in.cfg_wdata = static_cast<uint32_t>(v);
+    } else if (in.adm_valid && !hold_adm_) {  // shared_used + share - SHARED_SIZE = d
+      const pf::QueueStats si = model_.queue_stats(in.adm_iport, in.adm_prio);
+      const uint64_t rsv = model_.live().rsv[in.adm_prio];
+      const uint64_t newc = uint64_t{si.cnt} + in.adm_len;
+      const uint64_t share = (newc > rsv ? newc - rsv : 0) - (si.cnt > rsv ? si.cnt - rsv : 0);
+      const int64_t v = static_cast<int64_t>(model_.shared_used() + share) - d;
+      // only lower than the programmed size (the buffer must still fit the counters)
+      if (share == 0 || si.xoff || v > static_cast<int64_t>(prog_shared_)) return;
+      in.cfg_we = true;
+      in.cfg_addr = regs::SHARED_SIZE;
+      in.cfg_wdata = static_cast<uint32_t>(v);
+      sh_restore_at_ = cycle + aim_rng_.range(20, 200);
+    } else {
+      return;
+    }
+    commit_next_ = true;
+    aim_turn_ = (aim_turn_ + 1) % 3;
+    next_aim_ = cycle + aim_rng_.range(100, 1000);
+  }
+
   unsigned qw() const {
     unsigned b = 0;
     while ((1u << b) < cfg_.entries()) ++b;
@@ -496,6 +574,8 @@ class PfcBench {
       const uint64_t room = per_q - s.rsv[p];
       s.hdrm[p] = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(500, room), std::min<uint64_t>(8000, room)));
     }
+    prog_shared_ = s.shared_size;
+    sh_restore_at_ = 0;  // this program writes its own SHARED_SIZE
     auto w = s.writes();
     // write the staged set in a random order, then commit
     for (size_t i = w.size(); i > 1; --i) std::swap(w[i - 1], w[rng_.below(i)]);
@@ -574,6 +654,27 @@ class PfcBench {
     using pf::Decision;
     using pf::Why;
     if (t.thr_sat) cov_.hit("threshold_saturated");
+    // the tests at their limits (N-1, N, N+1), and tests whose outcome a COMMIT of the last
+    // three cycles changed (the old XON_OFFSET / SHARED_SIZE would have decided otherwise)
+    if (t.xon_tested && t.xon_slack >= -1 && t.xon_slack <= 1) {
+      if (t.op == pf::Model::kDep)
+        cov_.hit(t.xon_slack < 0 ? "xon_test_below_limit" : t.xon_slack == 0 ? "xon_test_at_limit" : "xon_test_above_limit");
+      else
+        cov_.hit(t.xon_slack < 0 ? "xon_sweep_test_below_limit" : t.xon_slack == 0 ? "xon_sweep_test_at_limit"
+                                                                                 : "xon_sweep_test_above_limit");
+    }
+    if (t.fit_tested && t.fit_slack >= -1 && t.fit_slack <= 1)
+      cov_.hit(t.fit_slack < 0 ? "shared_fit_below_limit" : t.fit_slack == 0 ? "shared_fit_at_limit" : "shared_fit_above_limit");
+    if (t.xon_tested && xon_age_ <= 3 && t.xon_offset == xon_live_ &&
+        (t.xon_slack <= 0) != (t.xon_slack - int64_t{xon_live_} + int64_t{xon_before_} <= 0))
+      cov_.hit("xon_test_flipped_by_commit");
+    if (t.fit_tested && sh_age_ <= 3 && t.shared_size == sh_live_ &&
+        (t.fit_slack <= 0) != (t.fit_slack + int64_t{sh_live_} - int64_t{sh_before_} <= 0))
+      cov_.hit("shared_fit_flipped_by_commit");
+    if (xon_age_ != ~0u) ++xon_age_;
+    if (sh_age_ != ~0u) ++sh_age_;
+    if (model_.live().xon_offset != xon_live_) { xon_before_ = xon_live_; xon_live_ = model_.live().xon_offset; xon_age_ = 0; }
+    if (model_.live().shared_size != sh_live_) { sh_before_ = sh_live_; sh_live_ = model_.live().shared_size; sh_age_ = 0; }
     if (t.op == M::kNone) return;
     const bool pool = model_.live().pool;
     const bool ing_rmw = t.op == M::kAdm || t.op == M::kDep;
@@ -619,6 +720,7 @@ class PfcBench {
   pf::Model model_;
   Rng rng_;
   Rng clr_rng_;  // which counter a CLEAR targets (apart from rng_: see stimulus)
+  Rng aim_rng_;  // the boundary aims' choices (aim_at_boundary)
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
@@ -657,6 +759,13 @@ class PfcBench {
   bool last_stat_cmd_ = false;
   std::array<uint64_t, pf::kNumCounters> prev_cnt_{};  // the model's global counters a cycle ago
   uint64_t tick_storm_until_ = 0, next_tick_storm_ = 20000, ticks_since_pass_ = 0;
+  // boundary aims: the next one, the programmed SHARED_SIZE and when to set it back
+  uint64_t next_aim_ = 0, sh_restore_at_ = 0;
+  uint32_t prog_shared_ = 0;
+  unsigned aim_turn_ = 0;
+  // the live XON_OFFSET and SHARED_SIZE before their last change, and the edges since it
+  uint32_t xon_live_ = 0, xon_before_ = 0, sh_live_ = 0, sh_before_ = 0;
+  unsigned xon_age_ = ~0u, sh_age_ = ~0u;
 };
 
 }  // namespace
