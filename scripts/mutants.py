@@ -19,11 +19,12 @@ Anything else (survived everywhere, lint-dirty, does not build, crashed) fails t
 once (each in its own scratch tree), so `make mutants` uses both cores of a 2-core runner.
 
 --matrix measures how robust each kill is instead: every mutant runs on every set and seed
-without stopping at the first kill (--seeds replaces the CI seeds, e.g. 1-8), and the report
-names the runs that killed it; a mutant killed by only one or two runs is marked FRAGILE (a
-change to the bench's random stream could let it survive). Not part of make test.
+without stopping at the first kill (--seeds replaces the CI seeds, e.g. 1-8; --sets keeps
+only the sets it names), and the report names the runs that killed it; a mutant killed by
+only one or two runs (and under half of them) is marked FRAGILE (a change to the bench's
+random stream could let it survive). Not part of make test.
 
-Usage: mutants.py [-j N] [--build DIR] [--update-hints] [--matrix [--seeds A-B]] [bench ...]
+Usage: mutants.py [-j N] [--build DIR] [--update-hints] [--matrix [--seeds A-B] [--sets S,S]] [bench ...]
 """
 import argparse
 import concurrent.futures
@@ -165,8 +166,10 @@ def attempts(b, spec, hint):
     """The (set, seed) order a mutant is tried in: the hint's kill first, then the mutation
     set with every seed (mutants.json "seed" first), then every other set with every seed."""
     first = spec.get("seed", b.seeds[0])
+    first = first if first in b.seeds else b.seeds[0]  # (--matrix --seeds may leave it out)
     seeds = [first] + [s for s in b.seeds if s != first]
-    sets = [spec["set"]] + [s for s in b.sets if s != spec["set"]]
+    lead = spec["set"] if spec["set"] in b.sets else b.sets[0]  # (and --sets)
+    sets = [lead] + [s for s in b.sets if s != lead]
     order = [(st, sd) for st in sets for sd in seeds]
     if hint and (hint.get("set"), hint.get("seed")) in order:
         h = (hint["set"], hint["seed"])
@@ -232,12 +235,14 @@ class SetBench:
         return run_bench(self.b, self.exe, self.name, seed, self.cycles, self.out)
 
 
-def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, seeds=None):
+def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, seeds=None, sets=None):
     """Each mutant is tried on every parameter set with every CI seed in attempts() order,
     stopping at the first kill: a bug only one set exposes is not reported as a survivor.
     A set's scratch build is made (from pristine RTL) only when a mutant first needs it.
-    matrix: no stop at the first kill (every set and seed runs; seeds replaces the CI seeds).
-    Returns [(id, verdict, seconds, note, (set, seed) of the kill or None, [every kill])]."""
+    matrix: no stop at the first kill (every set and seed runs; seeds replaces the CI seeds,
+    sets keeps only the bench's sets named in it).
+    Returns [(id, verdict, seconds, note, (set, seed) of the kill or None, [every kill],
+    runs planned)]."""
     b = bench(name)
     spec = load(name)
     hints = load_hints(b)
@@ -254,14 +259,18 @@ def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, see
     vlt = sorted(glob.glob(os.path.join(rtl_copy, b.block, "*.vlt")))
     if seeds:
         b.seeds = list(seeds)
-    _, _, seeds = attempts(b, spec, None)
+    if sets:
+        b.sets = [st for st in b.sets if st in sets]
+        if not b.sets:
+            die(f"{b.name}: none of the sets {', '.join(sets)} is one of its sets")
+    _, lead, seeds = attempts(b, spec, None)
 
     def set_bench(set_name):  # built from pristine RTL: call only while no mutant is applied
         if set_name not in benches:
             benches[set_name] = SetBench(b, set_name, spec, work, rtl_copy, jobs, seeds, clock)
         return benches[set_name]
 
-    set_bench(spec["set"])
+    set_bench(lead[0])
     results = []
     for m in spec["mutants"]:
         if only and m["id"] not in only:
@@ -326,7 +335,7 @@ def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, see
             runs = len(order)
             kills.sort(key=lambda k: (b.sets.index(k[0]), k[1]))
             note = f"killed on {len(kills)} of {runs} runs: " + " ".join(f"{st}/{sd}" for st, sd in kills)
-        results.append((m["id"], verdict, dt, note, kill, kills))
+        results.append((m["id"], verdict, dt, note, kill, kills, len(order)))
         print(f"  {b.name:9s} {m['id']:30s} {verdict:8s} {dt:5.1f}s  {note}", flush=True)
     # leave the scratch benches built from pristine RTL
     for sb in benches.values():
@@ -404,12 +413,12 @@ def expected_cost(name):
     return len(spec["mutants"]) * spec["cycles"]
 
 
-def check_timed(name, build_root, jobs, only, matrix=False, seeds=None):
+def check_timed(name, build_root, jobs, only, matrix=False, seeds=None, sets=None):
     """check_block() of one bench, with its wall time and phase times (a pool task)."""
     print(f"mutants: {name}", flush=True)
     t0 = time.time()
     clock = {"lint": 0.0, "build": 0.0, "run": 0.0}
-    res = check_block(name, build_root, jobs, only, clock, matrix, seeds)
+    res = check_block(name, build_root, jobs, only, clock, matrix, seeds, sets)
     return res, time.time() - t0, clock
 
 
@@ -437,7 +446,12 @@ def main():
     ap.add_argument("--seeds", metavar="A-B",
                     help="with --matrix: the seeds to run (a range A-B or a list A,B,...), "
                          "instead of the bench's CI seeds")
+    ap.add_argument("--sets", metavar="S,S",
+                    help="with --matrix: only these parameter sets of each bench (a comma list)")
     a = ap.parse_args()
+    sets = a.sets.split(",") if a.sets else None
+    if sets and not a.matrix:
+        die("--sets needs --matrix (the pass/fail check always uses every set)")
     seeds = None
     if a.seeds:
         if not a.matrix:
@@ -480,11 +494,12 @@ def main():
     names = sorted(names, key=lambda n: -expected_cost(n))
     only = set(a.only or [])
     if par == 1:
-        outs = (check_timed(n, a.build, ninja_jobs, only, a.matrix, seeds) for n in names)
+        outs = (check_timed(n, a.build, ninja_jobs, only, a.matrix, seeds, sets) for n in names)
     else:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=par)
         outs = pool.map(check_timed, names, [a.build] * len(names), [ninja_jobs] * len(names),
-                        [only] * len(names), [a.matrix] * len(names), [seeds] * len(names))
+                        [only] * len(names), [a.matrix] * len(names), [seeds] * len(names),
+                        [sets] * len(names))
     for name, (res, dt, ck) in zip(names, outs):
         b = bench(name)
         for key in clock:
@@ -505,12 +520,12 @@ def main():
         print(f"mutants: {name}: {k}/{n} killed in {dt:.0f} s (killed by {by})" +
               (f"; not killed: {', '.join(bad)}" if bad else ""))
         if a.matrix:
-            fragile = [r for r in res if r[1] == "killed" and len(r[5]) <= 2]
+            fragile = [r for r in res if r[1] == "killed" and len(r[5]) <= 2 and 2 * len(r[5]) < r[6]]
             print(f"mutants: {name}: kill matrix (runs that killed each mutant):")
             for r in res:
                 mark = "FRAGILE " if r in fragile else ""
                 print(f"  {r[0]:34s} {mark}{r[3]}")
-            print(f"mutants: {name}: {len(fragile)} fragile (killed by at most two runs)" +
+            print(f"mutants: {name}: {len(fragile)} fragile (killed by at most two runs, under half of them)" +
                   (f": {', '.join(r[0] for r in fragile)}" if fragile else ""))
     print(f"mutants: {par} bench(es) at a time, ninja -j{ninja_jobs}; phase times summed over benches: "
           f"lint {clock['lint']:.0f} s, builds {clock['build']:.0f} s, bench runs {clock['run']:.0f} s")

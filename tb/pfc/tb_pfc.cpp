@@ -421,10 +421,10 @@ class PfcBench {
   // Boundary aims: a staged XON_OFFSET or SHARED_SIZE that puts the test of the departure or
   // admission offered now, or of an XOFF'd queue's sweep op in the timer pass that just
   // started, exactly at its limit or one byte either side of it (from the model's state now,
-  // so exact unless an op in flight moves the count or the pools), with
-  // the COMMIT in the next cycle: the op decides on the new value, which the RTL must take
-  // from the staged register (RegWords 1) and compare without an off-by-one (bins
-  // xon_test_at_limit*, shared_fit_at_limit*, *_flipped_by_commit). A lowered SHARED_SIZE
+  // so exact unless an op in flight moves the count or the pools), with the COMMIT in the
+  // next cycle: the op decides on the new value, which the RTL must take from the staged
+  // register (RegWords 1) and compare without an off-by-one (bins xon_test_*_limit,
+  // xon_sweep_test_*_limit, shared_fit_*_limit, *_flipped_by_commit). A lowered SHARED_SIZE
   // is set back to the programmed one a little later. The choices come from a generator of
   // their own.
   void aim_at_boundary(In& in, uint64_t cycle, bool idone) {
@@ -441,13 +441,8 @@ class PfcBench {
     // queue that empties its headroom (0), an admission that takes bytes from the shared pool
     // (1), a timer pass that just started (2)
     const unsigned kind = aim_turn_;
-    if (kind == 0) {
-      if (!in.dep_valid) return;
-      const pf::QueueStats si = model_.queue_stats(in.dep_iport, in.dep_prio);
-      if (!si.xoff || si.hdr > in.dep_len) return;
-    }
-    if (kind == 2 && !model_.trace().sweep_start) return;
     if (kind == 2) {  // the timer pass that just started: XON of an XOFF'd queue, cnt + XON_OFFSET - lim = d
+      if (!model_.trace().sweep_start) return;
       const uint32_t n = cfg_.entries(), start = static_cast<uint32_t>(aim_rng_.below(n));
       for (uint32_t k = 0; k < n; ++k) {
         const uint32_t q = (start + k) % n;
@@ -462,7 +457,9 @@ class PfcBench {
       }
       if (!in.cfg_we) return;
     } else if (kind == 0) {  // XON after the departure: cnt_after + XON_OFFSET - lim = d
+      if (!in.dep_valid) return;
       const pf::QueueStats si = model_.queue_stats(in.dep_iport, in.dep_prio);
+      if (!si.xoff || si.hdr > in.dep_len) return;  // no XON test that can send
       const uint64_t rest = in.dep_len - si.hdr;
       const uint64_t after = si.cnt - std::min<uint64_t>(si.cnt, rest);
       const int64_t v = static_cast<int64_t>(model_.xoff_limit(in.dep_prio)) - static_cast<int64_t>(after) + d;
@@ -654,8 +651,8 @@ class PfcBench {
     using pf::Decision;
     using pf::Why;
     if (t.thr_sat) cov_.hit("threshold_saturated");
-    // the tests at their limits (N-1, N, N+1), and tests whose outcome a COMMIT of the last
-    // three cycles changed (the old XON_OFFSET / SHARED_SIZE would have decided otherwise)
+    // the tests at their limits (N-1, N, N+1), and tests in the four cycles after a COMMIT
+    // changed their value whose outcome the old XON_OFFSET / SHARED_SIZE would have reversed
     if (t.xon_tested && t.xon_slack >= -1 && t.xon_slack <= 1) {
       if (t.op == pf::Model::kDep)
         cov_.hit(t.xon_slack < 0 ? "xon_test_below_limit" : t.xon_slack == 0 ? "xon_test_at_limit" : "xon_test_above_limit");
