@@ -235,12 +235,12 @@ class SetBench:
         return run_bench(self.b, self.exe, self.name, seed, self.cycles, self.out)
 
 
-def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, seeds=None, sets=None):
+def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, seeds=None, only_sets=None):
     """Each mutant is tried on every parameter set with every CI seed in attempts() order,
     stopping at the first kill: a bug only one set exposes is not reported as a survivor.
     A set's scratch build is made (from pristine RTL) only when a mutant first needs it.
     matrix: no stop at the first kill (every set and seed runs; seeds replaces the CI seeds,
-    sets keeps only the bench's sets named in it).
+    only_sets keeps only the bench's sets named in it).
     Returns [(id, verdict, seconds, note, (set, seed) of the kill or None, [every kill],
     runs planned)]."""
     b = bench(name)
@@ -259,10 +259,10 @@ def check_block(name, build_root, jobs, only=None, clock=None, matrix=False, see
     vlt = sorted(glob.glob(os.path.join(rtl_copy, b.block, "*.vlt")))
     if seeds:
         b.seeds = list(seeds)
-    if sets:
-        b.sets = [st for st in b.sets if st in sets]
+    if only_sets:
+        b.sets = [st for st in b.sets if st in only_sets]
         if not b.sets:
-            die(f"{b.name}: none of the sets {', '.join(sets)} is one of its sets")
+            die(f"{b.name}: none of the sets {', '.join(only_sets)} is one of its sets")
     _, lead, seeds = attempts(b, spec, None)
 
     def set_bench(set_name):  # built from pristine RTL: call only while no mutant is applied
