@@ -550,10 +550,8 @@ void Model::tick(const Inputs& in) {
     trace_.xon_hdr_hold = fx.xon_hdr_hold;
     trace_.xon_tested = fx.xon_tested;
     trace_.xon_slack = fx.xon_slack;
-    trace_.xon_offset = live_.xon_offset;
     trace_.fit_tested = fx.dec_v && fx.fit_tested && !eq_cur.storm;
     trace_.fit_slack = fx.fit_slack;
-    trace_.shared_size = live_.shared_size;
   }
 
   // ---- register interface

@@ -208,12 +208,10 @@ class Model {
     // count: cnt + XON_OFFSET - lim (XON iff <= 0)
     bool xon_tested = false;
     int64_t xon_slack = 0;
-    uint32_t xon_offset = 0;         // the XON_OFFSET the test used
     // an admission's shared-pool test, when the packet takes bytes from the shared pool:
     // shared_used + its share - SHARED_SIZE (fits iff <= 0)
     bool fit_tested = false;
     int64_t fit_slack = 0;
-    uint32_t shared_size = 0;        // the SHARED_SIZE the test used
   };
   const Trace& trace() const { return trace_; }
 

@@ -662,10 +662,10 @@ class PfcBench {
     }
     if (t.fit_tested && t.fit_slack >= -1 && t.fit_slack <= 1)
       cov_.hit(t.fit_slack < 0 ? "shared_fit_below_limit" : t.fit_slack == 0 ? "shared_fit_at_limit" : "shared_fit_above_limit");
-    if (t.xon_tested && xon_age_ <= 3 && t.xon_offset == xon_live_ &&
+    if (t.xon_tested && xon_age_ <= 3 &&
         (t.xon_slack <= 0) != (t.xon_slack - int64_t{xon_live_} + int64_t{xon_before_} <= 0))
       cov_.hit("xon_test_flipped_by_commit");
-    if (t.fit_tested && sh_age_ <= 3 && t.shared_size == sh_live_ &&
+    if (t.fit_tested && sh_age_ <= 3 &&
         (t.fit_slack <= 0) != (t.fit_slack + int64_t{sh_live_} - int64_t{sh_before_} <= 0))
       cov_.hit("shared_fit_flipped_by_commit");
     if (xon_age_ != ~0u) ++xon_age_;
@@ -760,7 +760,8 @@ class PfcBench {
   uint64_t next_aim_ = 0, sh_restore_at_ = 0;
   uint32_t prog_shared_ = 0;
   unsigned aim_turn_ = 0;
-  // the live XON_OFFSET and SHARED_SIZE before their last change, and the edges since it
+  // the live XON_OFFSET and SHARED_SIZE (the values the next decision uses), their values
+  // before their last change, and the edges since it
   uint32_t xon_live_ = 0, xon_before_ = 0, sh_live_ = 0, sh_before_ = 0;
   unsigned xon_age_ = ~0u, sh_age_ = ~0u;
 };
