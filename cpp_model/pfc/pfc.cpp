@@ -231,6 +231,8 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
             iq.xoff = true; iq.rt = 0; fx.pz_v = true; fx.pz_quanta = L.quanta;
             iq.psent = sinc(iq.psent); fx.inc |= 1u << kPauseTx;
           }
+          fx.hdrm_tested = true;
+          fx.hdrm_slack = static_cast<int64_t>(hsum1) - static_cast<int64_t>(hcap);
           if (hok) {
             fx.dec = Decision::Headroom;
             iq.hdr = static_cast<uint32_t>(hsum1 & cmax);
@@ -552,6 +554,8 @@ void Model::tick(const Inputs& in) {
     trace_.xon_slack = fx.xon_slack;
     trace_.fit_tested = fx.dec_v && fx.fit_tested && !eq_cur.storm;
     trace_.fit_slack = fx.fit_slack;
+    trace_.hdrm_tested = fx.hdrm_tested;
+    trace_.hdrm_slack = fx.hdrm_slack;
   }
 
   // ---- register interface

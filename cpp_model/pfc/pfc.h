@@ -174,6 +174,7 @@ class Model {
   // The XOFF limit (reserved + threshold, bytes) an admission of priority p sees now.
   uint64_t xoff_limit(uint32_t prio) const;
   const Settings& live() const { return live_; }
+  const Settings& staged() const { return stage_; }  // written, not yet COMMITted
 
   // The pipeline's operation (the RTL's OpNone..OpStat).
   enum Op : uint8_t { kNone = 0, kAdm = 1, kDep = 2, kPfc = 3, kSweep = 4, kStat = 5 };
@@ -212,6 +213,10 @@ class Model {
     // shared_used + its share - SHARED_SIZE (fits iff <= 0)
     bool fit_tested = false;
     int64_t fit_slack = 0;
+    // a lossless admission's headroom test (the queue XOFF'd or the packet refused by its
+    // threshold): hdr + len - HDRM[p] (within the cap iff <= 0)
+    bool hdrm_tested = false;
+    int64_t hdrm_slack = 0;
   };
   const Trace& trace() const { return trace_; }
 
@@ -234,8 +239,8 @@ class Model {
     bool snap = false;
     bool expired = false, sh_pool_full = false, shp_full = false;  // coverage only
     bool xon_hdr_hold = false;                                      // coverage only
-    bool xon_tested = false, fit_tested = false;                    // coverage only
-    int64_t xon_slack = 0, fit_slack = 0;                           // coverage only
+    bool xon_tested = false, fit_tested = false, hdrm_tested = false;  // coverage only
+    int64_t xon_slack = 0, fit_slack = 0, hdrm_slack = 0;              // coverage only
   };
   // The deciding stage's logic: new entries, pools and effects of one op on current entries.
   // Values the RTL registers (thr_q, egthr_q, shp_q, bpt_q): the XOFF threshold above the

@@ -166,10 +166,12 @@ class PfcBench {
       program_at_ = ~0ull;
       tick_storm_until_ = 0;
       ticks_since_pass_ = 0;
-      sh_restore_at_ = 0;
+      sh_restore_at_ = hdrm_restore_at_ = 0;
       xon_live_ = model_.live().xon_offset;
       sh_live_ = model_.live().shared_size;
       xon_age_ = sh_age_ = ~0u;
+      hdrm_live_ = model_.live().hdrm;
+      hdrm_age_.fill(~0u);
       return;
     }
     if (model_.trace().sweep_start) ticks_since_pass_ = in.tick ? 1 : 0;
@@ -245,7 +247,9 @@ class PfcBench {
       in.cfg_wdata = burst_addr_ == regs::STAT_CMD
                          ? 1u | (rng_.chance(50) ? static_cast<uint32_t>(rng_.below(256)) << 8 : 0u)
                          : 1u << 12;
-      --burst_;
+      // after the last HDR_PEAK clear of a burst, read the peak at once: a clear that lost
+      // to the rising peak shows there
+      if (--burst_ == 0 && burst_addr_ == regs::CLEAR) readback_ = regs::HDR_PEAK;
     } else if (idone && probe_.empty() && rng_.chance(1)) {
       boundary_write(in);
     } else if (idone && probe_.empty() && rng_.chance(1)) {
@@ -418,31 +422,49 @@ class PfcBench {
       if (rng_.chance(50)) readback_ = below ? regs::RSV0 : regs::HDRM7;
     }
   }
-  // Boundary aims: a staged XON_OFFSET or SHARED_SIZE that puts the test of the departure or
-  // admission offered now, or of an XOFF'd queue's sweep op in the timer pass that just
-  // started, exactly at its limit or one byte either side of it (from the model's state now,
-  // so exact unless an op in flight moves the count or the pools), with the COMMIT in the
-  // next cycle: the op decides on the new value, which the RTL must take from the staged
-  // register (RegWords 1) and compare without an off-by-one (bins xon_test_*_limit,
-  // xon_sweep_test_*_limit, shared_fit_*_limit, *_flipped_by_commit). A lowered SHARED_SIZE
-  // is set back to the programmed one a little later. The choices come from a generator of
-  // their own.
+  // Boundary aims: a staged XON_OFFSET, SHARED_SIZE or HDRM[p] that puts the test of the
+  // departure or admission offered now, or of an XOFF'd queue's sweep op in the timer pass
+  // that just started, exactly at its limit or one byte either side of it (from the model's
+  // state now, so exact unless an op in flight moves the count or the pools). Mostly with the
+  // COMMIT in the next cycle: the op decides on the new value, which the RTL must take from
+  // the staged register (RegWords 1) and compare without an off-by-one (bins
+  // xon_test_*_limit, xon_sweep_test_*_limit, shared_fit_*_limit, headroom_cap_*_limit,
+  // *_flipped_by_commit). Half the HDRM aims are left uncommitted: the op decides on the live
+  // cap while the staged one would reverse it (headroom_cap_reversed_by_staged). A lowered
+  // SHARED_SIZE or HDRM[p] is set back a little later. Each kind keeps its own schedule; the
+  // choices come from a generator of their own.
   void aim_at_boundary(In& in, uint64_t cycle, bool idone) {
     if (sh_restore_at_ && cycle >= sh_restore_at_ && ops_.empty() && !commit_next_) {
       ops_.push_back({regs::SHARED_SIZE, prog_shared_});
       ops_.push_back({regs::COMMIT, 1});
       sh_restore_at_ = 0;
     }
-    if (!idone || !programmed_ || cycle < next_aim_ || !ops_.empty() || burst_ || !probe_.empty() || poll_ ||
-        in.cfg_we || in.cfg_re || commit_next_ || sh_restore_at_)
+    if (hdrm_restore_at_ && cycle >= hdrm_restore_at_ && ops_.empty() && !commit_next_) {
+      ops_.push_back({regs::HDRM0 + 4 * hdrm_restore_prio_, hdrm_restore_val_});
+      ops_.push_back({regs::COMMIT, 1});
+      hdrm_restore_at_ = 0;
+    }
+    if (!idone || !programmed_ || !ops_.empty() || burst_ || !probe_.empty() || poll_ || in.cfg_we || in.cfg_re ||
+        commit_next_)
       return;
-    const int64_t d = static_cast<int64_t>(aim_rng_.below(3)) - 1;  // below, at or above the limit
-    // three kinds take turns, each turn waiting for its chance: a departure from an XOFF'd
+    // the kinds, tried in turn from the one after the last aim: a departure from an XOFF'd
     // queue that empties its headroom (0), an admission that takes bytes from the shared pool
-    // (1), a timer pass that just started (2)
-    const unsigned kind = aim_turn_;
+    // (1), a timer pass that just started (2), a lossless admission to an XOFF'd queue (3)
+    for (unsigned i = 0; i < kAimKinds && !in.cfg_we; ++i) {
+      const unsigned kind = (aim_turn_ + i) % kAimKinds;
+      if (cycle < next_aim_[kind] || (kind == 1 && sh_restore_at_) || (kind == 3 && hdrm_restore_at_)) continue;
+      bool commit = true;
+      if (!aim(in, cycle, kind, commit)) continue;
+      commit_next_ = commit;
+      aim_turn_ = (kind + 1) % kAimKinds;
+      next_aim_[kind] = cycle + aim_rng_.range(100, 1000);
+    }
+  }
+  // One aim of the given kind if its chance is here (the staged write in `in`).
+  bool aim(In& in, uint64_t cycle, unsigned kind, bool& commit) {
+    const int64_t d = static_cast<int64_t>(aim_rng_.below(3)) - 1;  // below, at or above the limit
     if (kind == 2) {  // the timer pass that just started: XON of an XOFF'd queue, cnt + XON_OFFSET - lim = d
-      if (!model_.trace().sweep_start) return;
+      if (!model_.trace().sweep_start) return false;
       const uint32_t n = cfg_.entries(), start = static_cast<uint32_t>(aim_rng_.below(n));
       for (uint32_t k = 0; k < n; ++k) {
         const uint32_t q = (start + k) % n;
@@ -453,38 +475,56 @@ class PfcBench {
         in.cfg_we = true;
         in.cfg_addr = regs::XON_OFFSET;
         in.cfg_wdata = static_cast<uint32_t>(v);
-        break;
+        return true;
       }
-      if (!in.cfg_we) return;
-    } else if (kind == 0) {  // XON after the departure: cnt_after + XON_OFFSET - lim = d
-      if (!in.dep_valid) return;
+      return false;
+    }
+    if (kind == 0) {  // XON after the departure: cnt_after + XON_OFFSET - lim = d
+      if (!in.dep_valid) return false;
       const pf::QueueStats si = model_.queue_stats(in.dep_iport, in.dep_prio);
-      if (!si.xoff || si.hdr > in.dep_len) return;  // no XON test that can send
+      if (!si.xoff || si.hdr > in.dep_len) return false;  // no XON test that can send
       const uint64_t rest = in.dep_len - si.hdr;
       const uint64_t after = si.cnt - std::min<uint64_t>(si.cnt, rest);
       const int64_t v = static_cast<int64_t>(model_.xoff_limit(in.dep_prio)) - static_cast<int64_t>(after) + d;
-      if (after == 0 || v < 0 || v > static_cast<int64_t>(cmax_)) return;
+      if (after == 0 || v < 0 || v > static_cast<int64_t>(cmax_)) return false;
       in.cfg_we = true;
       in.cfg_addr = regs::XON_OFFSET;
       in.cfg_wdata = static_cast<uint32_t>(v);
-    } else if (in.adm_valid && !hold_adm_) {  // shared_used + share - SHARED_SIZE = d
-      const pf::QueueStats si = model_.queue_stats(in.adm_iport, in.adm_prio);
+      return true;
+    }
+    if (!in.adm_valid || hold_adm_) return false;
+    const pf::QueueStats si = model_.queue_stats(in.adm_iport, in.adm_prio);
+    if (kind == 1) {  // shared_used + share - SHARED_SIZE = d
       const uint64_t rsv = model_.live().rsv[in.adm_prio];
       const uint64_t newc = uint64_t{si.cnt} + in.adm_len;
       const uint64_t share = (newc > rsv ? newc - rsv : 0) - (si.cnt > rsv ? si.cnt - rsv : 0);
       const int64_t v = static_cast<int64_t>(model_.shared_used() + share) - d;
       // only lower than the programmed size (the buffer must still fit the counters)
-      if (share == 0 || si.xoff || v > static_cast<int64_t>(prog_shared_)) return;
+      if (share == 0 || si.xoff || v > static_cast<int64_t>(prog_shared_)) return false;
       in.cfg_we = true;
       in.cfg_addr = regs::SHARED_SIZE;
       in.cfg_wdata = static_cast<uint32_t>(v);
       sh_restore_at_ = cycle + aim_rng_.range(20, 200);
-    } else {
-      return;
+      return true;
     }
-    commit_next_ = true;
-    aim_turn_ = (aim_turn_ + 1) % 3;
-    next_aim_ = cycle + aim_rng_.range(100, 1000);
+    // the headroom cap: hdr + len - HDRM[p] = d
+    const uint32_t cap = model_.live().hdrm[in.adm_prio];
+    const int64_t v = static_cast<int64_t>(uint64_t{si.hdr} + in.adm_len) - d;
+    // only lower than the live cap (the buffer must still fit the counters), and only while
+    // the staged cap is the live one (no other write pending)
+    if (!in.adm_lossless || !si.xoff || v < 0 || v > static_cast<int64_t>(cap) ||
+        model_.staged().hdrm[in.adm_prio] != cap)
+      return false;
+    in.cfg_we = true;
+    in.cfg_addr = regs::HDRM0 + 4 * in.adm_prio;
+    in.cfg_wdata = static_cast<uint32_t>(v);
+    // half COMMITted at once (the op decides on the new cap, from the staged register), half
+    // left staged until the cap is set back (the ops decide on the live cap)
+    commit = aim_rng_.chance(50);
+    hdrm_restore_at_ = cycle + aim_rng_.range(20, 200);
+    hdrm_restore_prio_ = in.adm_prio;
+    hdrm_restore_val_ = cap;
+    return true;
   }
 
   unsigned qw() const {
@@ -572,7 +612,7 @@ class PfcBench {
       s.hdrm[p] = static_cast<uint32_t>(rng_.range(std::min<uint64_t>(500, room), std::min<uint64_t>(8000, room)));
     }
     prog_shared_ = s.shared_size;
-    sh_restore_at_ = 0;  // this program writes its own SHARED_SIZE
+    sh_restore_at_ = hdrm_restore_at_ = 0;  // this program writes its own SHARED_SIZE and HDRMs
     auto w = s.writes();
     // write the staged set in a random order, then commit
     for (size_t i = w.size(); i > 1; --i) std::swap(w[i - 1], w[rng_.below(i)]);
@@ -615,9 +655,11 @@ class PfcBench {
     if (in.cfg_we && in.cfg_addr == regs::STAT_CMD && last_stat_cmd_) cov_.hit("stat_cmd_back_to_back");
     last_stat_cmd_ = in.cfg_we && in.cfg_addr == regs::STAT_CMD;
     // a HDR_PEAK clear in a cycle the peak would rise (headroom use above the peak)
-    if (in.cfg_we && in.cfg_addr == regs::CLEAR && (in.cfg_wdata >> 12 & 1) &&
-        model_.headroom_used() > model_.headroom_peak())
-      cov_.hit("peak_clear_while_rising");
+    // and HDR_PEAK read in the next cycle (a clear that lost to the rise would show)
+    if (in.cfg_re && in.cfg_addr == regs::HDR_PEAK && peak_clr_rising_) cov_.hit("peak_read_after_clear_while_rising");
+    peak_clr_rising_ = in.cfg_we && in.cfg_addr == regs::CLEAR && (in.cfg_wdata >> 12 & 1) &&
+                       model_.headroom_used() > model_.headroom_peak();
+    if (peak_clr_rising_) cov_.hit("peak_clear_while_rising");
     if (in.adm_valid && !o.adm_ready) cov_.hit("adm_stall");
     if (in.dep_valid && !o.dep_ready) cov_.hit("dep_stall");
     if (in.pfc_valid && !o.pfc_ready) cov_.hit("pfc_stall");
@@ -668,6 +710,27 @@ class PfcBench {
     if (t.fit_tested && sh_age_ <= 3 &&
         (t.fit_slack <= 0) != (t.fit_slack + int64_t{sh_live_} - int64_t{sh_before_} <= 0))
       cov_.hit("shared_fit_flipped_by_commit");
+    // the headroom cap: at its limit, reversed by a COMMIT in the last four cycles, or
+    // decided on the live cap while a staged one of its priority would reverse it
+    if (t.hdrm_tested) {
+      const unsigned p = t.qi & 7;
+      const int64_t live_cap = model_.live().hdrm[p];
+      if (t.hdrm_slack >= -1 && t.hdrm_slack <= 1)
+        cov_.hit(t.hdrm_slack < 0 ? "headroom_cap_below_limit" : t.hdrm_slack == 0 ? "headroom_cap_at_limit"
+                                                                                    : "headroom_cap_above_limit");
+      if (hdrm_age_[p] <= 3 && (t.hdrm_slack <= 0) != (t.hdrm_slack + live_cap - int64_t{hdrm_before_[p]} <= 0))
+        cov_.hit("headroom_cap_flipped_by_commit");
+      if ((t.hdrm_slack <= 0) != (t.hdrm_slack + live_cap - int64_t{model_.staged().hdrm[p]} <= 0))
+        cov_.hit("headroom_cap_reversed_by_staged");
+    }
+    for (unsigned p = 0; p < 8; ++p) {
+      if (hdrm_age_[p] != ~0u) ++hdrm_age_[p];
+      if (model_.live().hdrm[p] != hdrm_live_[p]) {
+        hdrm_before_[p] = hdrm_live_[p];
+        hdrm_live_[p] = model_.live().hdrm[p];
+        hdrm_age_[p] = 0;
+      }
+    }
     if (xon_age_ != ~0u) ++xon_age_;
     if (sh_age_ != ~0u) ++sh_age_;
     if (model_.live().xon_offset != xon_live_) { xon_before_ = xon_live_; xon_live_ = model_.live().xon_offset; xon_age_ = 0; }
@@ -754,16 +817,25 @@ class PfcBench {
   uint64_t next_swap_ = 0, rsv_hi_ = 0, hdrm_lo_ = 0, hdrm_hi_ = 0;
   uint32_t burst_addr_ = 0;
   bool last_stat_cmd_ = false;
+  bool peak_clr_rising_ = false;  // the previous cycle cleared HDR_PEAK while it would rise
   std::array<uint64_t, pf::kNumCounters> prev_cnt_{};  // the model's global counters a cycle ago
   uint64_t tick_storm_until_ = 0, next_tick_storm_ = 20000, ticks_since_pass_ = 0;
   // boundary aims: the next one, the programmed SHARED_SIZE and when to set it back
-  uint64_t next_aim_ = 0, sh_restore_at_ = 0;
+  static constexpr unsigned kAimKinds = 4;
+  std::array<uint64_t, kAimKinds> next_aim_{};
+  uint64_t sh_restore_at_ = 0;
   uint32_t prog_shared_ = 0;
+  // a lowered HDRM[p] (staged, COMMITted or not): when and to what it is set back
+  uint64_t hdrm_restore_at_ = 0;
+  uint32_t hdrm_restore_prio_ = 0, hdrm_restore_val_ = 0;
   unsigned aim_turn_ = 0;
   // the live XON_OFFSET and SHARED_SIZE (the values the next decision uses), their values
   // before their last change, and the edges since it
   uint32_t xon_live_ = 0, xon_before_ = 0, sh_live_ = 0, sh_before_ = 0;
   unsigned xon_age_ = ~0u, sh_age_ = ~0u;
+  // the same for each priority's HDRM
+  std::array<uint32_t, 8> hdrm_live_{}, hdrm_before_{};
+  std::array<unsigned, 8> hdrm_age_{~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};
 };
 
 }  // namespace
