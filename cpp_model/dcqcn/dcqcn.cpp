@@ -445,6 +445,7 @@ WheelCyc::Pulses WheelCyc::clock(const In& in) {
     append(slot, e_qp_, abs_slot(d) > horizon - (prev_adv_ ? 1 : 0));
     p.ins_clamped = abs_slot(d) > horizon;
     p.ins_clamped_adv = p.ins_clamped && prev_adv_;
+    p.ins_old_horizon_adv = (now_prev << kTimeFrac) <= e_tl_ && prev_adv_ && abs_slot(d) + 1 == horizon;
     p.ins_now_moved = (now_prev << kTimeFrac) > e_tl_ && slot != std::min(cur_abs, horizon);
   } else if (e_state_ == Enq::Insert) {
     p.ins_held_b = p_state_ == 1;

@@ -271,6 +271,7 @@ class WheelCyc {
     bool ins_held_d = false;        // ... for a marked slot's token checked (phase D)
     bool ins_clamped = false;       // an insertion into the horizon slot
     bool ins_clamped_adv = false;   // ... of a horizon that moved at the last edge
+    bool ins_old_horizon_adv = false;  // an insertion at its t_last in the slot the horizon left at the last edge
     bool ins_now_moved = false;     // an insertion at now whose slot now's value of this cycle would change
     // the pop of a marked slot's token (the slot may hold a parked one): checked in phase D
     bool pop_checked_parked = false;    // ... granted there: a parked token now due
@@ -303,6 +304,12 @@ class WheelCyc {
   }
   void fill();
   uint64_t delta(uint32_t bytes, uint64_t rate) const;  // serialisation time, Q.16 ticks
+  // read-only views for a bench's stimulus: a QP's t_last (Q48.16 ticks), the drain
+  // pointer's absolute slot (the horizon is Slots - 1 beyond it), and the divide steps left
+  // of the enqueue in flight (0 when it is not dividing; at 1 the insertion follows)
+  uint64_t t_last(uint32_t qp) const { return tlast_ram_.at(qp); }
+  uint64_t drain_slot() const { return rel_abs_; }
+  unsigned divide_left() const { return e_state_ == Enq::Divide ? e_cnt_ : 0; }
 
  private:
   uint64_t abs_slot(uint64_t t_q16) const { return t_q16 >> (kTimeFrac + cfg_.SlotLog2); }
@@ -379,6 +386,7 @@ class Model {
     bool np_sent = false, np_suppressed = false, snap_done = false;
   };
   const TickCov& last_cov() const { return cov_; }
+  const WheelCyc& wheel() const { return wheel_; }
 
  private:
   uint32_t read_reg(uint32_t addr) const;

@@ -29,7 +29,7 @@ class DcqcnBench {
   using Out = dq::Outputs;
 
   DcqcnBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
-      : cfg_(dq::Config::from_params(p)), model_(cfg_), rng_(seed), cov_(cov),
+      : cfg_(dq::Config::from_params(p)), model_(cfg_), rng_(seed), aim_rng_(seed ^ 0x3ee1a1b0), cov_(cov),
         in_wheel_(cfg_.Queues, false) {
     for (unsigned i = 0; i < 3; ++i) hot_.push_back(static_cast<uint32_t>(rng_.below(cfg_.Queues)));
     bytes_max_ = (1u << cfg_.BytesW) - 1;
@@ -151,6 +151,8 @@ class DcqcnBench {
       stage_g_ = live_g_ = 8;
       stage_rmin_ = live_rmin_ = 1000;
       nic_ = true;
+      aim_ = Aim::Off;
+      aim_drain_ = false;
     } else {
       if (in.cfg_we && o.init_done) {
         if (in.cfg_addr == regs::STAGE_FIRST_RATE) stage_first_ = in.cfg_wdata;
@@ -294,7 +296,7 @@ class DcqcnBench {
       const uint32_t q = rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
       for (uint32_t k = 0; k < cfg_.Queues; ++k) {
         const uint32_t c = (q + k) % cfg_.Queues;
-        if (!in_wheel_[c]) {
+        if (!in_wheel_[c] && !(aim_ != Aim::Off && c == aim_q_) && !aim_drain_) {
           in.enq_valid = true;
           in.enq_qp = c;
           in.enq_bytes = static_cast<uint32_t>(rng_.chance(70) ? rng_.range(64, std::min(1500u, bytes_max_))
@@ -303,6 +305,7 @@ class DcqcnBench {
         }
       }
     }
+    aim_at_old_horizon(in, cycle, init_done);
     traffic_ = in.cnp_valid || in.sent_valid;
     return in;
   }
@@ -312,6 +315,82 @@ class DcqcnBench {
     unsigned b = 0;
     while ((1u << b) < cfg_.Queues) ++b;
     return b;
+  }
+
+  // The wheel's insertion at its own t_last in the horizon slot, in the cycle the horizon
+  // moves on (the RTL forms the slot a cycle ahead, against the horizon of that cycle, and
+  // must take the t_last's slot, not the new horizon: bin
+  // wheel_insert_at_old_horizon_after_advance). Left to chance it comes 0-2 times a run. The
+  // aim reserves the QP not in the wheel whose t_last's slot is the nearest at or beyond the
+  // horizon (random enqueues leave it alone, and none at all while the horizon is within
+  // Slots/2 of that slot with the drain pointer behind now, so the wheel drains), waits until
+  // the horizon reaches the slot while the drain pointer is on now's slot, enqueues it, then
+  // steers the time base: ticks until now is on its slot's last tick, none while the
+  // division runs on, and one two cycles before the insertion, so now enters the next slot
+  // and the drain pointer (its slot empty) moves on in the cycle the insertion's slot is
+  // formed. It fails when that slot holds tokens or a pop is under way (then the pointer
+  // does not move), and where the pointer runs behind now for long (s1, s5). Choices from a
+  // generator of their own; the random stream is unchanged but for the ticks steered and
+  // the enqueues held back.
+  void aim_at_old_horizon(In& in, uint64_t cycle, bool init_done) {
+    const dq::WheelCyc& w = model_.wheel();
+    const uint64_t spt = 1ull << cfg_.SlotLog2;  // ticks per slot
+    const uint64_t now = model_.now(), cur = now >> cfg_.SlotLog2;
+    const uint64_t horizon = w.drain_slot() + cfg_.Slots - 1;
+    auto tl_slot = [&](uint32_t q) { return w.t_last(q) >> (dq::kTimeFrac + cfg_.SlotLog2); };
+    if (!init_done || !programmed_) { aim_ = Aim::Off; aim_drain_ = false; return; }
+    if (aim_ == Aim::Off) {
+      if (cycle < next_aim_) return;
+      next_aim_ = cycle + aim_rng_.range(50, 500);
+      // the QP (not in the wheel) whose t_last's slot is the nearest at or beyond the
+      // horizon, from a random start
+      const uint32_t start = static_cast<uint32_t>(aim_rng_.below(cfg_.Queues));
+      uint64_t best = ~0ull;
+      for (uint32_t k = 0; k < cfg_.Queues; ++k) {
+        const uint32_t q = (start + k) % cfg_.Queues;
+        if (in_wheel_[q] || (hold_enq_ && held_.enq_qp == q)) continue;
+        const uint64_t s = tl_slot(q);
+        if (s < horizon || s - horizon >= best) continue;
+        best = s - horizon;
+        aim_q_ = q;
+      }
+      if (best == ~0ull) return;
+      aim_ = Aim::Wait;
+      aim_until_ = cycle + 1000 + (best + 1) * spt * 25;  // about 25 cycles a tick (sparse ticks: 20)
+      return;
+    }
+    if (aim_ == Aim::Wait) {
+      const uint64_t s = tl_slot(aim_q_);
+      aim_drain_ = false;
+      if (s < horizon || cycle >= aim_until_ || in_wheel_[aim_q_]) { aim_ = Aim::Off; return; }
+      // near the slot with the drain pointer behind now: no random enqueues (the wheel drains)
+      aim_drain_ = s - horizon <= cfg_.Slots / 2 && w.drain_slot() != cur;
+      // enqueue it now if the horizon is on its slot, the drain pointer on now's slot, and
+      // the division leaves enough cycles to bring now to its slot's last tick
+      const uint64_t steps = 64 / cfg_.DivBits + 1;  // ticks possible before the steered one
+      if (s != horizon || w.drain_slot() != cur || (now & (spt - 1)) + steps < spt - 1) return;
+      if (hold_enq_ || !model_.eval(in).enq_ready) {  // hold the horizon there until it can go
+        in.tick = false;
+        return;
+      }
+      in.enq_valid = true;
+      in.enq_qp = aim_q_;
+      in.enq_bytes = static_cast<uint32_t>(aim_rng_.range(64, std::min(1500u, bytes_max_)));
+      in.tick = (now & (spt - 1)) < spt - 1;
+      aim_ = Aim::Steer;
+      cov_.hit("wheel_aim_old_horizon");
+      return;
+    }
+    // steering: the enqueue is reading, forming the rate's multiples or dividing
+    const unsigned left = w.divide_left();
+    if (left == 2) {
+      in.tick = (now & (spt - 1)) == spt - 1;
+      aim_ = Aim::Off;
+    } else if (left == 1) {  // a one-step division (DivBits 64): too late to steer
+      aim_ = Aim::Off;
+    } else {
+      in.tick = (now & (spt - 1)) < spt - 1;
+    }
   }
 
   uint32_t pick_qp() {
@@ -447,6 +526,7 @@ class DcqcnBench {
     if (c.wheel.ins_held_c) cov_.hit("wheel_insert_behind_reinsert");
     if (c.wheel.ins_clamped) cov_.hit("wheel_insert_clamped");
     if (c.wheel.ins_clamped_adv) cov_.hit("wheel_insert_clamped_after_advance");
+    if (c.wheel.ins_old_horizon_adv) cov_.hit("wheel_insert_at_old_horizon_after_advance");
     if (c.wheel.ins_now_moved) cov_.hit("wheel_insert_now_moved");
     if (c.wheel.ins_held_d) cov_.hit("wheel_insert_behind_check");
     if (c.wheel.pop_checked_parked) cov_.hit("wheel_pop_checked_parked");
@@ -456,6 +536,7 @@ class DcqcnBench {
   dq::Config cfg_;
   dq::Model model_;
   Rng rng_;
+  Rng aim_rng_;  // the wheel aim's choices (aim_at_old_horizon)
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
@@ -486,6 +567,13 @@ class DcqcnBench {
   unsigned burst_ = 0;
   uint64_t cnpo_stall_until_ = 0;
   bool last_stat_ctrl_ = false, hold_cnps_ = false;
+  // the wheel aim: off, waiting for the horizon to reach the reserved QP's slot, steering
+  // the time base while its enqueue runs
+  enum class Aim : uint8_t { Off, Wait, Steer };
+  Aim aim_ = Aim::Off;
+  uint32_t aim_q_ = 0;
+  bool aim_drain_ = false;  // random enqueues held back while the wheel drains
+  uint64_t next_aim_ = 0, aim_until_ = 0;
 };
 
 }  // namespace
