@@ -714,7 +714,7 @@ class PfcBench {
     // decided on the live cap while a staged one of its priority would reverse it
     if (t.hdrm_tested) {
       const unsigned p = t.qi & 7;
-      const int64_t live_cap = model_.live().hdrm[p];
+      const int64_t live_cap = hdrm_live_[p];  // the cap this decision used (before a COMMIT at this edge)
       if (t.hdrm_slack >= -1 && t.hdrm_slack <= 1)
         cov_.hit(t.hdrm_slack < 0 ? "headroom_cap_below_limit" : t.hdrm_slack == 0 ? "headroom_cap_at_limit"
                                                                                     : "headroom_cap_above_limit");
