@@ -131,9 +131,7 @@ def analyse(netlist):
         opins = outs.get(ctype, set())
         if seq:
             q = pins.get("Q") or pins.get("Q_N") or ["?"]
-            reg = re.sub(r"\[\d+\]", "[*]", sta_endpoints.register_of(q[0]))
-            if re.fullmatch(r"_\d+_|\?", reg):
-                reg = "(nets without an RTL name)"
+            reg = synth.register_group(q[0])
             g = groups.setdefault(reg, {"ffs": 0, "ff_area": 0.0, "ends": [], "kind": "register"})
             g["ffs"] += 1
             g["ff_area"] += area

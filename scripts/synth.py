@@ -705,6 +705,13 @@ def kind_areas(cells):
     return ff, comb, nff
 
 
+def register_group(net):
+    """The register row a flip-flop's Q net belongs to: bits of a bus, instances of a
+    generate loop and elements of an array folded into [*]; Yosys's own names in one row."""
+    reg = re.sub(r"\[\d+\]", "[*]", sta_endpoints.register_of(net))
+    return "(nets without an RTL name)" if re.fullmatch(r"_\d+_|\?", reg) else reg
+
+
 def ff_registers(work):
     """The flat SG13G2 netlist's flip-flops grouped by register: the net each one's Q drives
     (an RTL register's name where Yosys kept one; the bits of a bus together, and the
@@ -715,9 +722,7 @@ def ff_registers(work):
     nand2 = nand2_area()
     groups = {}
     for cell, net in sta_endpoints.ff_cells(os.path.join(work, "sta_netlist.v")).values():
-        reg = re.sub(r"\[\d+\]", "[*]", sta_endpoints.register_of(net))
-        if re.fullmatch(r"_\d+_|\?", reg):
-            reg = "(nets without an RTL name)"
+        reg = register_group(net)
         n, area = groups.get(reg, (0, 0.0))
         groups[reg] = (n + 1, area + lc[cell][0])
     rows = sorted(({"register": k, "ffs": n, "nand2_eq": round(a / nand2)} for k, (n, a) in groups.items()),
