@@ -53,8 +53,9 @@ def norm(ref):
 
 
 def parse(netlist):
-    """(cells [(type, name, {pin: [nets]})], inputs, outputs, widths) of a flat netlist."""
-    cells, inputs, outputs, widths = [], [], [], {}
+    """(cells [(type, name, {pin: [nets]})], output ports, widths) of a flat netlist (input
+    ports start paths like registers; nothing needs their names)."""
+    cells, outputs, widths = [], [], {}
     with open(netlist) as f:
         lines = f.read().split("\n")
     i = 0
@@ -66,9 +67,7 @@ def parse(netlist):
             name = norm(d.group(4))
             width = abs(int(d.group(2)) - int(d.group(3))) + 1 if d.group(2) else 1
             widths[name] = (width, min(int(d.group(2)), int(d.group(3))) if d.group(2) else 0)
-            if d.group(1) == "input":
-                inputs.append(name)
-            elif d.group(1) == "output":
+            if d.group(1) == "output":
                 outputs.append(name)
             i += 1
             continue
@@ -96,7 +95,7 @@ def parse(netlist):
             pins[p.group(1)] = [r for r in (norm(x) for x in REF.findall(p.group(2))) if r]
         cells.append((ctype, cname, pins))
         i += 1
-    return cells, inputs, outputs, widths
+    return cells, outputs, widths
 
 
 def expand(net, widths):
@@ -112,14 +111,14 @@ def analyse(netlist):
     total comb area) of a netlist."""
     lc = synth.lib_cells()
     outs = lib_output_pins()
-    cells, _inputs, outputs, widths = parse(netlist)
+    cells, outputs, widths = parse(netlist)
     driver = {}            # net -> comb cell index (only combinational cells are walked)
     comb_in = {}           # comb cell index -> its input nets
     comb_area = {}
     groups = {}            # group -> {"ffs": n, "ff_area": um^2, "ends": [nets]}
     for idx, (ctype, cname, pins) in enumerate(cells):
         if ctype == MEM_TYPE:
-            g = groups.setdefault(cname, {"ffs": 0, "ff_area": 0.0, "ends": [], "kind": "memory"})
+            g = groups.setdefault(cname, {"ffs": 0, "ff_area": 0.0, "ends": []})
             for pin, nets in pins.items():
                 if pin not in MEM_OUT_PINS and pin not in CLOCK_PINS:
                     for net in nets:
@@ -132,7 +131,7 @@ def analyse(netlist):
         if seq:
             q = pins.get("Q") or pins.get("Q_N") or ["?"]
             reg = synth.register_group(q[0])
-            g = groups.setdefault(reg, {"ffs": 0, "ff_area": 0.0, "ends": [], "kind": "register"})
+            g = groups.setdefault(reg, {"ffs": 0, "ff_area": 0.0, "ends": []})
             g["ffs"] += 1
             g["ff_area"] += area
             for pin, nets in pins.items():
@@ -153,7 +152,7 @@ def analyse(netlist):
     for port in outputs:
         for b in expand(port, widths):
             name = "port " + sta_endpoints.register_of(b)
-            g = groups.setdefault(name, {"ffs": 0, "ff_area": 0.0, "ends": [], "kind": "output"})
+            g = groups.setdefault(name, {"ffs": 0, "ff_area": 0.0, "ends": []})
             g["ends"].append(b)
     reach = {}
     for gname, g in groups.items():
