@@ -110,6 +110,7 @@ synth-smoke:
 	$(PYTHON) scripts/synth.py --smoke -j $(JOBS)
 	$(PYTHON) scripts/test_sta_endpoints.py --quiet
 	$(PYTHON) scripts/test_area_cones.py --quiet
+	$(PYTHON) scripts/test_mul_timing.py --quiet
 
 # Formal equivalence of the synthesised netlists with the RTL; build/equiv/report.md.
 # test_equiv.py: the pairing rules (re-encoded FSMs) on a small design, pass and fail cases.
