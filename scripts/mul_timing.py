@@ -18,8 +18,9 @@ Usage:
                 [--out build/synth]
 
 Before a tree form is measured, Yosys checks that the tree adds up to a * b (`sat` over
-every input when wa + wb <= 12, else `eval` at 65 operand pairs). Prints one row per form: SG13G2 area (flip-flops included), flip-flops, NAND2-eq of the logic
-without the flip-flops, the STA critical path and worst slack. Work files land in
+every input when wa + wb <= 12, else `eval` at 65 operand pairs). Prints one row per form:
+SG13G2 area (flip-flops included), flip-flops, NAND2-eq of the logic without the
+flip-flops, the STA critical path and worst slack. Work files land in
 <out>/work/mul_timing/<form>_<wa>x<wb>/. Bad arguments or a failed tool or check: one error
 line, exit 1.
 """
