@@ -26,6 +26,7 @@ line, exit 1.
 """
 import argparse
 import os
+import random
 import re
 import sys
 
@@ -42,7 +43,8 @@ def die(msg):
 def tree_rtl(wa, wb, name):
     """A module `name` (a, b -> s, c) whose s + c is a * b: partial product j is
     b[j] ? a << j : 0; each level turns every full group of three rows x, y, z into
-    x ^ y ^ z and the majority shifted left by one; rows left over pass on."""
+    x ^ y ^ z and the majority shifted left by one; rows left over pass on, down to two
+    (wb >= 3, as main() requires)."""
     pw = wa + wb
     out = [f"module {name} (input wire [{wa - 1}:0] a, input wire [{wb - 1}:0] b,",
            f"  output wire [{pw - 1}:0] s, output wire [{pw - 1}:0] c);"]
@@ -62,8 +64,6 @@ def tree_rtl(wa, wb, name):
             nxt += [f"r{lvl}_{2 * g}", f"r{lvl}_{2 * g + 1}"]
         nxt += cur[3 * groups:]
         cur = nxt
-    if len(cur) == 1:
-        cur.append(f"{pw}'d0")
     out += [f"  assign s = {cur[0]};", f"  assign c = {cur[1]};", "endmodule", ""]
     return "\n".join(out)
 
@@ -94,7 +94,6 @@ def check_tree(wa, wb, work, rtl=None, vectors=64, seed=1):
     """Check with Yosys that the tree's s + c is a * b: `sat` proves it for every input when
     wa + wb <= 12, else `eval` tries `vectors` random operand pairs and the all-ones pair.
     rtl: the tree module's text (default: tree_rtl). Raises RuntimeError on a difference."""
-    import random
     pw = wa + wb
     os.makedirs(work, exist_ok=True)
     src = os.path.join(work, "tree_check.v")
