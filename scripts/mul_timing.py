@@ -139,10 +139,9 @@ def run_form(form, wa, wb, shift, clock_ns, out):
                 + f"opt_clean -purge\nsplitnets -ports\nopt_clean -purge\nwrite_verilog -noattr {work}/sta_netlist.v\n")
     synth.yosys(ys, os.path.join(work, "asic.log"), work)
     at = open(os.path.join(work, "asic.txt")).read()
-    m = re.search(r"Chip area for (?:top )?module '[^']*':\s*([0-9.]+)", at)
-    if not m:
+    area = synth.chip_area(at)
+    if area <= 0:
         raise RuntimeError(f"no area in {work}/asic.txt")
-    area = float(m.group(1))
     _, cells = synth.parse_stat_cells(at)
     ff_area, _, ffs = synth.kind_areas(cells)
     sta = synth.run_sta(work, {"clock_port": "clk_i", "clock_ns": clock_ns}, "m")

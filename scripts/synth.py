@@ -677,14 +677,19 @@ def lib_cells(lib_path=LIB):
     return _LIB_CELLS
 
 
+def chip_area(text):
+    """The first "Chip area" figure (um^2) of a Yosys `stat -liberty` text, 0.0 if it has none."""
+    m = re.search(r"Chip area for (?:top )?module '[^']*':\s*([0-9.]+)", text)
+    return float(m.group(1)) if m else 0.0
+
+
 def parse_stat_modules(text):
     """Per module of a Yosys `stat -liberty` log: {module: {"cells": {type: n}, "area": um^2}}."""
     mods = {}
     for blk in re.split(r"\n=== ", "\n" + text)[1:]:
         name = blk.split(" ===", 1)[0].strip()
         cells = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s{5,}(\S+)\s+(\d+)\s*$", blk, re.M)}
-        area = re.search(r"Chip area for (?:top )?module '[^']*':\s*([0-9.]+)", blk)
-        mods[name] = {"cells": cells, "area": float(area.group(1)) if area else 0.0}
+        mods[name] = {"cells": cells, "area": chip_area(blk)}
     return mods
 
 
@@ -942,8 +947,7 @@ write_verilog -noattr {work}/sta_netlist.v
     r["memories"] = mems
     r["memory_bits"] = mem_bits
     at = open(f"{work}/asic.txt").read()
-    m = re.search(r"Chip area for (?:top )?module '[^']*':\s*([0-9.]+)", at)
-    r["area_um2"] = float(m.group(1)) if m else 0.0
+    r["area_um2"] = chip_area(at)
     r["nand2_eq"] = round(r["area_um2"] / nand2_area())
     d = re.findall(r"Delay\s*=\s*([0-9.]+)\s*ps", log)
     r["abc_delay_ps"] = float(d[-1]) if d else None
