@@ -235,6 +235,7 @@ make-selftest:
 	@$(PYTHON) scripts/test_make.py
 	@$(PYTHON) scripts/test_experiments_resume.py
 	@$(PYTHON) scripts/test_signoff.py --quiet
+	@$(PYTHON) scripts/test_dcqcn_fluid.py --quiet
 
 clean:
 	rm -rf $(BUILD) build-mutants

@@ -30,7 +30,15 @@ column per flow, queue_bytes. --json writes the fixed point and the queue's perc
 import argparse
 import json
 import math
+import os
 import sys
+
+
+def finite(v, text):
+    """v if it is a finite number (NaN and infinity are no duration, size or rate)."""
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+    return v
 
 
 def parse_time(text):
@@ -38,7 +46,7 @@ def parse_time(text):
     for u in sorted(units, key=len, reverse=True):
         if text.endswith(u):
             try:
-                return float(text[: -len(u)]) * units[u]
+                return finite(float(text[: -len(u)]) * units[u], text)
             except ValueError:
                 break
     raise argparse.ArgumentTypeError(f"'{text}' is not a duration such as 50us")
@@ -49,11 +57,11 @@ def parse_bytes(text):
     for u in ("KB", "MB", "GB", "B"):
         if text.endswith(u):
             try:
-                return float(text[: -len(u)]) * units[u]
+                return finite(float(text[: -len(u)]) * units[u], text)
             except ValueError:
                 break
     try:
-        return float(text)
+        return finite(float(text), text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a size such as 10MB")
 
@@ -62,7 +70,7 @@ def parse_rate(text):
     units = {"G": 1e9, "M": 1e6, "K": 1e3}
     if text and text[-1] in units:
         try:
-            return float(text[:-1]) * units[text[-1]]
+            return finite(float(text[:-1]) * units[text[-1]], text)
         except ValueError:
             pass
     raise argparse.ArgumentTypeError(f"'{text}' is not a rate such as 40G")
@@ -205,7 +213,7 @@ def pct(v, p):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--starts", default="0us", help="flow start times, comma separated (default one flow at 0)")
+    ap.add_argument("--starts", help="flow start times, comma separated (default one flow at 0)")
     ap.add_argument("--flows", type=int, help="N flows all starting at 0 (instead of --starts)")
     ap.add_argument("--names", help="column names of the flows, comma separated (default f0, f1, ...)")
     ap.add_argument("--duration", type=parse_time, default=parse_time("60ms"))
@@ -224,7 +232,7 @@ def main():
     ap.add_argument("--rai", type=parse_rate, default=parse_rate("40M"), help="R_AI")
     ap.add_argument("--kmin", type=parse_bytes, default=parse_bytes("5KB"))
     ap.add_argument("--kmax", type=parse_bytes, default=parse_bytes("200KB"))
-    ap.add_argument("--pmax", type=float, default=0.01)
+    ap.add_argument("--pmax", type=lambda t: finite(float(t), t), default=0.01)
     ap.add_argument("--out", help="the CSV (rates.csv's form)")
     ap.add_argument("--json", help="fixed point and queue percentiles")
     a = ap.parse_args()
@@ -242,11 +250,21 @@ def main():
         problems.append("--F must be >= 0 and --g-shift in 0..16")
     if a.dt > a.every or a.dt > a.feedback:
         problems.append("--dt must not exceed --every or --feedback")
+    if a.flows is not None and a.starts is not None:
+        problems.append("--flows and --starts exclude each other")
     try:
-        starts = [0.0] * a.flows if a.flows else [parse_time(s) for s in a.starts.split(",")]
+        starts = [0.0] * a.flows if a.flows else [parse_time(s) for s in (a.starts or "0us").split(",")]
     except argparse.ArgumentTypeError as e:
         problems.append(f"--starts: {e}")
         starts = []
+    late = [t for t in starts if not 0 <= t < a.duration]
+    if late:
+        problems.append(f"--starts: every start must be in [0, --duration) ({len(late)} not)")
+    if not 0 <= a.window_from < a.duration:
+        problems.append("--window-from must be in [0, --duration)")
+    for opt, path in (("--out", a.out), ("--json", a.json)):
+        if path and (os.path.isdir(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path)))):
+            problems.append(f"{opt} {path}: not a file in an existing directory")
     names = a.names.split(",") if a.names else [f"f{i}" for i in range(len(starts))]
     if starts and len(names) != len(starts):
         problems.append(f"--names gives {len(names)} names for {len(starts)} flows")
