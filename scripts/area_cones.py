@@ -218,9 +218,7 @@ def main():
             classes.append((name, re.compile(rx)))
         except re.error as e:
             die(f"--class {spec!r}: bad regular expression: {e}")
-    if not os.path.isfile(os.path.join(synth.ROOT, "synth", a.block, "configs.json")):
-        die(f"unknown block '{a.block}' (no synth/{a.block}/configs.json)")
-    bad = synth.unknown_configs([a.block], [a.config])
+    bad = synth.block_config_error(a.block, a.config)
     if bad:
         die(bad)
     netlist = os.path.join(a.out, "work", a.block, a.config, "sta_netlist.v")

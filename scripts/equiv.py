@@ -534,6 +534,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "equiv"))
     a = ap.parse_args()
+    if a.jobs < 1:
+        die(f"--jobs must be >= 1 (got {a.jobs})")
     PROOF_TIMEOUT_S = a.timeout   # read by prove() in the worker processes (fork)
     a.out = os.path.abspath(a.out)
     netlists = tuple(a.netlist or NETLISTS)

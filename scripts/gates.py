@@ -417,6 +417,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=1, help="build jobs (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "gates"))
     a = ap.parse_args()
+    if a.jobs < 1:
+        die(f"--jobs must be >= 1 (got {a.jobs})")
     a.out = os.path.abspath(a.out)
     if a.stop_after and a.netlist != "generic":
         die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")

@@ -449,6 +449,8 @@ def main():
     ap.add_argument("--sets", metavar="S,S",
                     help="with --matrix: only these parameter sets of each bench (a comma list)")
     a = ap.parse_args()
+    if a.jobs < 1:
+        die(f"--jobs must be >= 1 (got {a.jobs})")
     sets = a.sets.split(",") if a.sets else None
     if sets and not a.matrix:
         die("--sets needs --matrix (the pass/fail check always uses every set)")

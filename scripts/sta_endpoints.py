@@ -141,6 +141,10 @@ def main():
     a = ap.parse_args()
     if a.top < 0:
         die("--top must be >= 0")
+    import synth  # scripts/synth.py imports this module: import it here, not at the top
+    bad = synth.block_config_error(a.block, a.config)
+    if bad:
+        die(bad)
     rows = endpoints(a.block, a.config, a.out)
     shown = rows if a.top == 0 else rows[:a.top]
     failing = sum(1 for row in rows if row[1] < 0)

@@ -1474,6 +1474,14 @@ def unknown_configs(blocks, configs):
     return f"no configuration {', '.join(repr(c) for c in unknown)} in {', '.join(blocks)} (synth/<block>/configs.json)"
 
 
+def block_config_error(block, config):
+    """The error for one --block / --config pair that names no synthesised configuration
+    (an unknown block, or a configuration not in its configs.json), or None."""
+    if not os.path.isfile(os.path.join(ROOT, "synth", block, "configs.json")):
+        return f"unknown block '{block}' (no synth/{block}/configs.json)"
+    return unknown_configs([block], [config])
+
+
 def select(blocks, configs, smoke):
     """The configurations to run: [(block, configs.json, config)] in configs.json order."""
     all_blocks = sorted(os.path.basename(os.path.dirname(p))
@@ -1512,6 +1520,8 @@ def main():
                     help="ABC script of the SG13G2 mapping (default timing; 'area' is an experiment: its "
                          "reports go to OUT/reports, the README and the baseline are left alone)")
     a = ap.parse_args()
+    if a.jobs < 1:
+        die(f"--jobs must be >= 1 (got {a.jobs})")
     experiment = a.abc_recipe != ABC_RECIPE
     ABC_RECIPE = a.abc_recipe
     if experiment and a.update_baseline:
