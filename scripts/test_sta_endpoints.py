@@ -88,11 +88,16 @@ def main():
                 elif not a.quiet:
                     print(f"test_sta_endpoints: {name}: a stale work directory is named: ok")
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sta_endpoints.py")
-    r = subprocess.run([sys.executable, script, "--block", "dcqcn", "--config", "no_such_config",
-                        "--out", a.out], capture_output=True, text=True)
-    lines = r.stderr.strip().splitlines()
-    if r.returncode != 1 or len(lines) != 1 or "error" not in lines[0] or r.stdout:
-        failed.append(f"a missing configuration: exit {r.returncode}, stderr {r.stderr!r}, stdout {r.stdout!r}")
+    for block, config, want, what in (("dcqcn", "no_such_config", "no configuration 'no_such_config'",
+                                       "an unknown configuration"),
+                                      ("no_such_block", "x", "unknown block 'no_such_block'", "an unknown block")):
+        r = subprocess.run([sys.executable, script, "--block", block, "--config", config,
+                            "--out", a.out], capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode != 1 or len(lines) != 1 or want not in lines[0] or r.stdout:
+            failed.append(f"{what}: exit {r.returncode}, stderr {r.stderr!r}, stdout {r.stdout!r}")
+        elif not a.quiet:
+            print(f"test_sta_endpoints: {what}: one error line naming it, exit 1: ok")
     for f in failed:
         print(f"test_sta_endpoints: FAIL: {f}", file=sys.stderr)
     if not a.quiet or failed:
