@@ -41,6 +41,13 @@ def finite(v, text):
     return v
 
 
+def parse_number(text):
+    try:
+        return finite(float(text), text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+
+
 def parse_time(text):
     units = {"ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     for u in sorted(units, key=len, reverse=True):
@@ -232,7 +239,7 @@ def main():
     ap.add_argument("--rai", type=parse_rate, default=parse_rate("40M"), help="R_AI")
     ap.add_argument("--kmin", type=parse_bytes, default=parse_bytes("5KB"))
     ap.add_argument("--kmax", type=parse_bytes, default=parse_bytes("200KB"))
-    ap.add_argument("--pmax", type=lambda t: finite(float(t), t), default=0.01)
+    ap.add_argument("--pmax", type=parse_number, default=0.01)
     ap.add_argument("--out", help="the CSV (rates.csv's form)")
     ap.add_argument("--json", help="fixed point and queue percentiles")
     a = ap.parse_args()

@@ -31,7 +31,7 @@ def main():
         cases = (
             (["--duration", "nanms"], "--duration"), (["--duration", "infms"], "--duration"),
             (["--capacity", "nanG"], "--capacity"), (["--kmin", "nanKB"], "--kmin"),
-            (["--packet", "inf"], "--packet"), (["--pmax", "nan"], "--pmax"),
+            (["--packet", "inf"], "--packet"), (["--pmax", "nan"], "--pmax"), (["--pmax", "abc"], "is not a number"),
             (["--starts", "0us,nanus"], "--starts"), (["--starts", "0us,2ms"], "--starts"),
             (["--flows", "2", "--starts", "0us,1us"], "--flows"),
             (["--window-from", "3ms"], "--window-from"),
