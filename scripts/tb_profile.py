@@ -81,8 +81,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="stimulus seed (default 1)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="runs at once (default 1: the figures are wall time)")
     a = ap.parse_args()
-    if a.cycles < 10:
-        die("--cycles must be at least 10")
+    if a.cycles < 100:
+        die("--cycles must be at least 100 (the benches' shortest run)")
     if a.jobs < 1:
         die("-j must be at least 1")
     out = os.path.join(a.build, "tb_profile")

@@ -13,14 +13,9 @@ namespace ll::sim {
 
 inline void add_scenario_options(CLI::App& app, std::string& path, ScenarioOptions& opt) {
   app.add_option("scenario", path, "scenario file (.json or .toml; schema: sim/SCENARIO.md)");
-  app.add_flag_callback(
-      "--list",
-      [] {
-        for (const BalancerEntry& e : balancer_registry()) std::printf("balancer %s\n", e.name);
-        for (const TransportEntry& e : transport_registry()) std::printf("transport %s\n", e.name);
-        throw CLI::Success();
-      },
-      "print the balancer and transport names (one 'kind name' a line) and exit");
+  // Acted on after the whole command line parsed (parse_command_line), so a bad option
+  // beside it is still an error.
+  app.add_flag("--list", "print the balancer and transport names (one 'kind name' a line) and exit");
   app.add_option("--set", opt.overrides,
                  "override a scenario key before validation, e.g. --set balancer.mode=drill "
                  "or --set 'workload.traffic[0].load=0.5' (repeatable; the value is JSON if it "
@@ -43,11 +38,14 @@ inline void add_scenario_options(CLI::App& app, std::string& path, ScenarioOptio
 inline int parse_command_line(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
+    if (app.count("--list") > 0) {
+      for (const BalancerEntry& e : balancer_registry()) std::printf("balancer %s\n", e.name);
+      for (const TransportEntry& e : transport_registry()) std::printf("transport %s\n", e.name);
+      return 0;
+    }
     if (app.get_option("scenario")->empty()) throw CLI::RequiredError("scenario");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
-  } catch (const CLI::Success&) {
-    return 0;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), e.what());
     return 2;

@@ -8,11 +8,17 @@
 
 namespace ll::sim {
 
-// Bytes the network of `s` needs, approximately (within ~20% on k = 16..64 fat-trees,
-// measured with lossless_sim_check's peak RSS): each NIC's DCQCN block holds per-QP state
-// (~400 B a QP slot), and routing keeps next hops per node and destination edge switch
-// (~10 B an entry).
+// Bytes a run of `s` needs, approximately (within ~20% on k = 16..64 fat-trees, measured
+// with lossless_sim_check's peak RSS): each NIC's DCQCN block holds per-QP state (~400 B a
+// QP slot), routing keeps next hops per node and destination edge switch (~10 B an entry),
+// and every flow of the workload is generated up front and keeps its state and record for
+// the run (kBytesPerFlow).
 uint64_t estimate_memory_bytes(const Scenario& s);
+// Bytes a flow costs over a run: the peak RSS of 100-byte Poisson flows at load 1 on a
+// 4-host fabric grows by ~340 B per flow (2 x 10^5 -> 4 x 10^5 flows: 75 -> 141 MB).
+constexpr unsigned kBytesPerFlow = 350;
+// The workload's flows: the expected count of its Poisson sources and its flow files.
+double estimate_flow_count(const Scenario& s);
 // The routing tables' part alone (what validating a topology builds).
 uint64_t estimate_routing_bytes(const Topology& t);
 // The machine's physical memory in bytes (0 if unknown).

@@ -10,6 +10,7 @@
 #include "sim/dcqcn_recipe.h"
 #include "sim/network.h"
 #include "sim/network_util.h"
+#include "sim/units.h"
 
 namespace ll::sim {
 
@@ -36,7 +37,12 @@ void Network::build_host(NodeId n) {
     try {
       c.validate();
     } catch (const std::invalid_argument& e) {
-      config_error(s_, "nic", e.what());
+      // The line rate is the host link's, not a nic key's: name the link.
+      const std::string m = e.what();
+      if (m.find("LineRateMbps") != std::string::npos) {
+        config_error(s_, "topology", "host link of " + node.name + " (" + format_rate(h.bps) + "): " + m);
+      }
+      config_error(s_, "nic", m);
     }
     h.dcqcn = std::make_unique<dcqcn::Model>(c);
     h.dcqcn->reset_transaction();

@@ -47,6 +47,23 @@ OutDir::OutDir(const std::string& path) : dir_(path) {
   if (!writable(anc)) throw Error("--out " + q(dir_) + ": cannot create it under " + q(anc) + " (not writable)");
 }
 
+void OutDir::refuse_input_inside(const std::string& input, const std::string& what) const {
+  std::error_code ec;
+  if (input.empty() || !fs::is_directory(dir_, ec)) return;  // a new directory holds nothing yet
+  fs::path d = fs::weakly_canonical(dir_, ec);
+  if (ec) return;
+  const fs::path in = fs::weakly_canonical(input, ec);
+  if (ec) return;
+  if (d.filename().empty()) d = d.parent_path();  // "dir/" names the same directory as "dir"
+  auto di = d.begin(), ii = in.begin();
+  for (; di != d.end() && ii != in.end() && *di == *ii; ++di, ++ii) {
+  }
+  if (di == d.end()) {
+    throw Error("--out " + q(dir_) + ": holds the " + what + " " + q(input) +
+                ", which replacing the directory would delete; write the run elsewhere");
+  }
+}
+
 void OutDir::create() const {
   std::error_code ec;
   if (fs::exists(dir_ / kMarker, ec)) {

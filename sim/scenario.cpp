@@ -1,5 +1,5 @@
 #include "sim/memory_estimate.h"
-#include "sim/text_file.h"
+#include "common/text_file.h"
 #include "sim/balancer.h"
 #include "sim/scenario.h"
 #include "sim/transport.h"
@@ -509,6 +509,13 @@ void parse_switch(const Obj& top, SwitchCfg& c) {
     if (p.has("lossy_buffer")) {
       if (!c.pfc.pool) p.fail("switch.pfc.lossy_buffer", "needs \"pool\": true (classic mode does not enforce the egress lossy pool)");
       c.pfc.lossy_buffer = p.bytes("lossy_buffer");
+    }
+    // xoff, xon_offset and headroom are derived per switch when left out (0 inside means
+    // "derive"), so an explicit 0 would silently become the derived value: refused.
+    for (const char* k : {"xoff", "xon_offset", "headroom"}) {
+      if (p.has(k) && p.bytes(k) == 0) {
+        p.fail(std::string("switch.pfc.") + k, "must be at least 1 byte (leave the key out for the value derived per switch)");
+      }
     }
     if (p.has("xoff")) c.pfc.xoff = p.bytes("xoff");
     if (p.has("xon_offset")) c.pfc.xon_offset = p.bytes("xon_offset");

@@ -73,7 +73,11 @@ int main(int argc, char** argv) {
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   std::optional<OutDir> dir;
   try {
-    if (!out.empty()) dir.emplace(out);  // checked now, created once the scenario is valid
+    if (!out.empty()) {  // checked now, created once the scenario is valid
+      dir.emplace(out);
+      dir->refuse_input_inside(path, "scenario file");
+      dir->refuse_input_inside(opt.workload_dir, "--workloads directory");
+    }
   } catch (const OutDir::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -84,6 +88,14 @@ int main(int argc, char** argv) {
 #endif
   try {
     const Scenario s = load_scenario(path, opt);
+    if (dir) {
+      try {
+        for (const TrafficSpec& t : s.traffic) dir->refuse_input_inside(t.file, "flow list");
+      } catch (const OutDir::Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 2;
+      }
+    }
     check_fits_in_memory(s);
     const std::vector<Flow> flows = generate_flows(s.traffic, s.topology, s.seed);
     if (s.net.cosim.trace) {

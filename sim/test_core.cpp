@@ -212,6 +212,13 @@ TEST(Units, ParseRateAndBytes) {
   EXPECT_EQ(parse_bytes("10KB"), 10'000u);
   EXPECT_EQ(parse_bytes("64KiB"), 65536u);
   EXPECT_THROW(parse_bytes("2 furlongs"), std::invalid_argument);
+  // decimal fractions that are whole bytes are exact; a fraction of a byte is refused
+  EXPECT_EQ(parse_bytes("2.3MB"), 2'300'000u);
+  EXPECT_EQ(parse_bytes("1.5KiB"), 1536u);
+  EXPECT_EQ(parse_bytes("0.001KB"), 1u);
+  EXPECT_THROW(parse_bytes("1.5B"), std::invalid_argument);
+  EXPECT_THROW(parse_bytes("1.0005KB"), std::invalid_argument);
+  EXPECT_THROW(parse_bytes("0.3"), std::invalid_argument);
 }
 
 TEST(Units, SerializationTimeRoundsUp) {

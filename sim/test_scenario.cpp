@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "sim/memory_estimate.h"
 #include "sim/scenario.h"
 
 namespace ll::sim {
@@ -213,6 +214,18 @@ TEST(Scenario, ImpossibleWorkloads) {
   traffic_error("{\"pattern\": \"file\", \"file\": \"nothing_here.txt\"}", "file", "cannot open flow list file");
   traffic_error("{\"pattern\": \"file\", \"file\": \"flows_example.txt\", \"size\": 1}", "size", "unknown key");
   traffic_error("{\"pattern\": \"shuffle\", \"size\": 1, \"arrival\": \"once\"}", "arrival", "unknown key");
+}
+
+// The memory guard counts the workload's flows (each kept for the run): 1-byte Poisson flows
+// at load 1 on 16 hosts for 1 ms are 2 x 10^7 flows, ~7 GB, where the fabric alone is ~1 MB.
+TEST(Scenario, MemoryEstimateCountsFlows) {
+  const Scenario few = parse(base(kLeafSpine, kPerm));
+  EXPECT_DOUBLE_EQ(estimate_flow_count(few), 0.0);  // "once" flows: a host-scale count
+  EXPECT_LT(estimate_memory_bytes(few), uint64_t{10} << 20);
+  const Scenario many = parse(base(
+      kLeafSpine, "{\"pattern\": \"random\", \"arrival\": \"poisson\", \"load\": 1, \"size\": 1}"));
+  EXPECT_NEAR(estimate_flow_count(many), 2e7, 2e5);
+  EXPECT_GE(estimate_memory_bytes(many), uint64_t{20'000'000} * kBytesPerFlow * 99 / 100);
 }
 
 // Every shipped example parses to what it says it is: each file has a row here (a new

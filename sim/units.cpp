@@ -86,7 +86,13 @@ uint64_t parse_bytes(const std::string& text) {
   else if (unit == "MiB") scale = 1024.0L * 1024;
   else if (unit == "GiB") scale = 1024.0L * 1024 * 1024;
   else throw std::invalid_argument("\"" + text + "\" is not a " + what);
-  return to_u64(v * scale, text, "byte count");
+  // A fraction of a byte is a mistake, not something to round ("1.5B"); the tolerance only
+  // absorbs the binary representation of decimal fractions such as "2.3MB".
+  const long double b = v * scale;
+  if (std::fabs(b - std::round(b)) > 1e-3L) {
+    throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes (" + trim_number(static_cast<double>(b)) + " B)");
+  }
+  return to_u64(b, text, "byte count");
 }
 
 std::string format_time(Time t) {

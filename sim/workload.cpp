@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/text_file.h"
+#include "common/text_file.h"
 #include "sim/units.h"
 
 namespace ll::sim {
@@ -19,7 +19,7 @@ namespace {
   throw std::invalid_argument(where + ": " + what);
 }
 
-// A whole input file, capped (sim/text_file.h); errors name the file like fail() does.
+// A whole input file, capped (common/text_file.h); errors name the file like fail() does.
 std::string read_input(const std::string& path, const std::string& what) {
   try {
     return read_text_file(path, what);

@@ -11,8 +11,6 @@
 // ticks; --paper selects the paper's RP, explicit options override it).
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -20,6 +18,7 @@
 #include <vector>
 
 #include "common/ll_cli.h"
+#include "common/text_file.h"
 #include "dcqcn/rp_core.h"
 
 using namespace ll::dcqcn;
@@ -71,14 +70,11 @@ int run(const Live& c, const std::vector<std::pair<uint64_t, unsigned>>& ev, uin
 // One CNP per line, "<time_us> [qp]"; blank lines and '#' comments are skipped. Anything
 // else is an error naming the line.
 bool read_cnps(const std::string& file, std::vector<std::pair<uint64_t, unsigned>>& ev) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    std::fprintf(stderr, "dcqcn_trace: error: %s is a directory, not a CNP file\n", file.c_str());
-    return false;
-  }
-  std::ifstream f(file);
-  if (!f) {
-    std::fprintf(stderr, "dcqcn_trace: error: cannot read %s\n", file.c_str());
+  std::istringstream f;
+  try {
+    f.str(ll::read_text_file(file, file));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dcqcn_trace: error: %s\n", e.what());
     return false;
   }
   std::string line;

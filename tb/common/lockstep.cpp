@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/ll_cli.h"
+#include "common/text_file.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -38,7 +39,7 @@ Options parse_args(int argc, char** argv, const std::string& block) {
                "tb_" + block};
   app.add_option("--set", o.set, "parameter set to run (--list-sets shows them)");
   app.add_option("--seed", o.seed, "stimulus seed")->capture_default_str()->check(ll::cli::Count);
-  app.add_option("--cycles", o.cycles, "cycles to compare (>= 10; LL_TB_CYCLES overrides)")
+  app.add_option("--cycles", o.cycles, "cycles to compare (>= 100; LL_TB_CYCLES overrides)")
       ->capture_default_str()
       ->check(ll::cli::Count);
   app.add_option("--bins", o.bins, "coverage bins file (each bin needs --min-hits hits)")->check(CLI::ExistingFile);
@@ -79,20 +80,26 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     std::cerr << "tb_" << block << ": error: --set is required (see --help)\n";
     std::exit(kUsage);
   }
-  if (o.cycles < 10) {
-    std::cerr << "tb_" << block << ": --cycles must be at least 10\n";
+  if (o.cycles < kMinCycles) {
+    std::cerr << "tb_" << block << ": error: --cycles must be at least " << kMinCycles
+              << " (a shorter run is mostly reset and set-up, and fails the rule that inputs are valid on half "
+                 "the live cycles)\n";
     std::exit(kUsage);
+  }
+  if (!o.bins.empty()) {  // read now: a bad bins file is a usage error before the run, not after it
+    try {
+      o.bins_text = ll::read_text_file(o.bins, "coverage bins file '" + o.bins + "'");
+    } catch (const std::exception& e) {
+      std::cerr << "tb_" << block << ": error: " << e.what() << "\n";
+      std::exit(kUsage);
+    }
   }
   return o;
 }
 
-bool Coverage::check(const std::string& file, const std::string& set, unsigned min_hits,
-                     std::ostream& os) const {
-  std::ifstream f(file);
-  if (!f) {
-    os << "  FAIL: coverage bins file '" << file << "' not found\n";
-    return false;
-  }
+bool Coverage::check(const std::string& file, const std::string& text, const std::string& set,
+                     unsigned min_hits, std::ostream& os) const {
+  std::istringstream f(text);
   std::set<std::string> listed;
   unsigned checked = 0, short_bins = 0;
   std::string line;
