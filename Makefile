@@ -230,12 +230,14 @@ test: deps
 
 # A multi-step target with a failing step must fail: run `make blocks` and `make test`
 # with a failing interpreter and check both stop at their first step, non-zero. Also the
-# experiments' resume rule and the sign-off table's equivalence cell (NOT RUN, FAILED, NOT PROVEN).
+# experiments' resume rule, the sign-off table's equivalence cell (NOT RUN, FAILED, NOT PROVEN)
+# and the scripts' refusal of bad input (up front, one error line, nothing written).
 make-selftest:
 	@$(PYTHON) scripts/test_make.py
 	@$(PYTHON) scripts/test_experiments_resume.py
 	@$(PYTHON) scripts/test_signoff.py --quiet
 	@$(PYTHON) scripts/test_dcqcn_fluid.py --quiet
+	@$(PYTHON) scripts/test_script_errors.py --quiet
 
 clean:
 	rm -rf $(BUILD) build-mutants

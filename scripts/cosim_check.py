@@ -197,6 +197,28 @@ def build_mutant(block, mid, build, jobs):
     return exe, m
 
 
+def parse_mutant(spec):
+    """--mutant BLOCK[:ID][@CASE] -> (block, mutant id, case), checked before anything runs."""
+    arg = spec
+    spec, _, on_case = spec.partition("@")
+    block, _, mid = spec.partition(":")
+    if block not in MUTANTS:
+        die(f"--mutant {arg}: no co-simulated block '{block}' (blocks: {', '.join(MUTANTS)})")
+    mid = mid or MUTANTS[block][0]
+    name = on_case or MUTANTS[block][1]
+    if name not in CASES:
+        die(f"--mutant {arg}: no case '{on_case}' (cases: {', '.join(sorted(CASES))})")
+    spec_path = os.path.join(ROOT, "tb", block, "mutants.json")
+    try:
+        with open(spec_path) as f:
+            ids = [m["id"] for m in json.load(f)["mutants"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        die(f"{spec_path}: cannot read its mutants ({e})")
+    if mid not in ids:
+        die(f"--mutant {arg}: {os.path.relpath(spec_path, ROOT)} has no mutant '{mid}'")
+    return block, mid, name
+
+
 # cosim.trace per adapter: (case, node, block, from, to, an output port the FST must hold).
 TRACES = [
     ("marker_enqueue", "leaf0", "marker", "1ms", "1.05ms", "dec_mark_o"),
@@ -242,6 +264,9 @@ def main():
                     ", ".join(f"{b}:{m}" for b, (m, _) in MUTANTS.items()) + ")")
     ap.add_argument("--no-mutant", action="store_true", help="skip the negative test")
     a = ap.parse_args()
+    if a.no_mutant and a.mutant:
+        die("--mutant and --no-mutant exclude each other")
+    mutants = [] if a.no_mutant else [parse_mutant(spec) for spec in a.mutant or list(MUTANTS)]
     build = os.path.abspath(a.build)
     model_sim = os.path.join(build, "sim", "lossless_sim")
     cosim_sim = os.path.join(build, "sim", "cosim", "lossless_sim_cosim")
@@ -278,30 +303,21 @@ def main():
     if failed:
         print(f"cosim_check: {failed} of {len(cases)} cases FAILED")
         return 1
-    if not a.no_mutant:
-        for spec in a.mutant or list(MUTANTS):
-            spec, _, on_case = spec.partition("@")
-            block, _, mid = spec.partition(":")
-            if block not in MUTANTS:
-                die(f"--mutant {spec}: no co-simulated block {block} (blocks: {', '.join(MUTANTS)})")
-            mid = mid or MUTANTS[block][0]
-            name = on_case or MUTANTS[block][1]
-            if name not in CASES:
-                die(f"--mutant {spec}@{on_case}: no case {on_case} (cases: {', '.join(sorted(CASES))})")
-            t0 = time.monotonic()
-            mut_sim, m = build_mutant(block, mid, build, a.jobs)
-            scen, sets = CASES[name]
-            mut_out = os.path.join(work, name, "rtl_mutant_" + mid)
-            model_out = os.path.join(work, name, "model")
-            if not os.path.isdir(model_out):
-                run_sim(model_sim, os.path.join(SCEN, scen), sets + [MODEL_SET.get(name, "cosim={}")], model_out)
-            run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
-            diff = compare(model_out, mut_out)
-            print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")
-            if not diff:
-                print("  FAIL: the mutant's outputs are identical to the model's (the comparison would miss this bug)")
-                return 1
-            print(f"  caught: {diff}")
+    for block, mid, name in mutants:
+        t0 = time.monotonic()
+        mut_sim, m = build_mutant(block, mid, build, a.jobs)
+        scen, sets = CASES[name]
+        mut_out = os.path.join(work, name, "rtl_mutant_" + mid)
+        model_out = os.path.join(work, name, "model")
+        if not os.path.isdir(model_out):
+            run_sim(model_sim, os.path.join(SCEN, scen), sets + [MODEL_SET.get(name, "cosim={}")], model_out)
+        run_sim(mut_sim, os.path.join(SCEN, scen), sets, mut_out)
+        diff = compare(model_out, mut_out)
+        print(f"cosim mutant {block}:{mid} ({m['why']}) on {name}, {time.monotonic() - t0:.0f} s:")
+        if not diff:
+            print("  FAIL: the mutant's outputs are identical to the model's (the comparison would miss this bug)")
+            return 1
+        print(f"  caught: {diff}")
     print(f"cosim_check: {len(cases)} cases identical" + ("" if a.no_mutant else ", every mutant caught"))
     return 0
 

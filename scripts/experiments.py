@@ -2,16 +2,17 @@
 """Paper experiments: each is data, not code (sim/experiments/<name>/experiment.json and
 its scenario), run through lossless_sim.
 
-  experiments.py [--name NAME] [--full] [--swap-check] [--sim BIN] [--jobs N]
+  experiments.py [--name NAME] [--full | --out DIR] [--swap-check] [--sim BIN] [--jobs N] [--resume]
 
 An experiment names a scenario, the axes of its sweep (each value a list of --set
 overrides, or a number for one key), the metrics to read from each run's summary.json,
 the paper's claims with a check of ours against each, and direction assertions for the
 quick form. Quick runs (the default, part of make test) use the experiment's "quick"
-overrides and write build/experiments/<name>/; --full runs the paper's scale with at
-least 3 seeds and writes results/<name>/ (the committed results). Each run directory gets
-points.csv (every run), means.csv (mean and 95% confidence interval over seeds per
-point), a gnuplot PNG per plotted metric and summary.md (paper beside ours, verdicts).
+overrides and write build/experiments/<name>/ (--out DIR: DIR/<name>/); --full runs the
+paper's scale with at least 3 seeds and writes results/<name>/ and the README tables (the
+committed results; no --out). Each run directory gets points.csv (every run), means.csv
+(mean and 95% confidence interval over seeds per point), a gnuplot PNG per plotted metric
+and summary.md (paper beside ours, verdicts).
 A quick run fails when a direction assertion fails; --swap-check swaps the two sides of
 every assertion and fails unless each then fails (the assertions can fail).
 """
@@ -512,13 +513,17 @@ def main():
     ap.add_argument("--swap-check", action="store_true",
                     help="also check that every direction assertion fails with its sides swapped")
     ap.add_argument("--sim", default=os.path.join(ROOT, "build", "sim", "lossless_sim"))
-    ap.add_argument("--out", help="where quick runs go (default build/experiments)")
+    ap.add_argument("--out", help="where quick runs go (default build/experiments); not with --full, whose "
+                                  "results are the committed results/<name>/ and the README tables")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--resume", action="store_true",
                     help="keep the runs directory and reuse every finished run whose simulator binary, "
                          "scenario file and arguments are unchanged (sha256; an interrupted paper-scale "
                          "sweep continues where it stopped)")
     a = ap.parse_args()
+    if a.full and a.out is not None:
+        sys.exit("experiments: --out is for quick runs only: --full always writes results/<name>/ "
+                 "and the README tables (the committed results)")
     if not os.access(a.sim, os.X_OK):
         sys.exit(f"experiments: {a.sim}: not an executable (make experiments builds it)")
     if a.jobs < 1:

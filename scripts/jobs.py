@@ -137,6 +137,8 @@ def plan_soak(a):
 def plan_experiments(a):
     import experiments as ex
     names = sorted(d for d in os.listdir(ex.EXP_DIR) if os.path.isfile(os.path.join(ex.EXP_DIR, d, "experiment.json")))
+    if a.full and a.exp_out is not None:  # as experiments.py: --full writes the committed results
+        raise Bad("--exp-out is for quick runs only: --full always writes results/<name>/ and the README tables")
     if a.name:
         if a.name not in names:
             raise Bad(f"no experiment '{a.name}' (have: {', '.join(names)})")
@@ -629,7 +631,7 @@ def main():
     r.add_argument("--name", help="experiments: one experiment")
     r.add_argument("--full", action="store_true", help="experiments: paper scale into results/")
     r.add_argument("--swap-check", action="store_true", help="experiments: as experiments.py")
-    r.add_argument("--exp-out", help="experiments: where quick results go (default build/experiments)")
+    r.add_argument("--exp-out", help="experiments: where quick results go (default build/experiments; not with --full)")
     r.add_argument("--blocks", nargs="*", help="mutants: these blocks")
     r.add_argument("--block", action="append", help="synth")
     r.add_argument("--config", action="append", help="synth")

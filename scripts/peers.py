@@ -68,15 +68,25 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--balancers", help="comma-separated subset (default: every balancer the simulator lists)")
     a = ap.parse_args()
-    for path in (a.sim, a.scenario):
-        if not os.path.exists(path):
-            sys.exit(f"peers: {path} not found (make peers builds the simulator)")
+    want = None
+    if a.balancers is not None:
+        want = [b.strip() for b in a.balancers.split(",")]
+        if not a.balancers.strip():
+            sys.exit("peers: --balancers is empty (give a comma-separated list, or leave it out for all)")
+        if not all(want):
+            sys.exit(f"peers: --balancers '{a.balancers}': an empty name in the list")
+        twice = sorted({b for b in want if want.count(b) > 1})
+        if twice:
+            sys.exit(f"peers: --balancers names {', '.join(twice)} more than once")
     if a.jobs < 1:
         sys.exit("peers: --jobs must be at least 1")
+    if not (os.path.isfile(a.sim) and os.access(a.sim, os.X_OK)):
+        sys.exit(f"peers: {a.sim}: no simulator executable there (make peers builds it)")
+    if not os.path.isfile(a.scenario):
+        sys.exit(f"peers: --scenario {a.scenario}: no such scenario file")
     try:
         names = balancers(a.sim)
-        if a.balancers:
-            want = a.balancers.split(",")
+        if want is not None:
             unknown = [b for b in want if b not in names]
             if unknown:
                 sys.exit(f"peers: unknown balancer(s) {', '.join(unknown)}; the simulator has {', '.join(names)}")

@@ -135,15 +135,22 @@ def main():
     ap.add_argument("--require", action="store_true", help="fail if a flow's output is missing")
     ap.add_argument("--check", action="store_true", help="compare with README instead of writing it")
     a = ap.parse_args()
+    if os.path.exists(a.build) and not os.path.isdir(a.build):  # missing: every flow "not run"
+        print(f"signoff: --build {a.build}: not a directory (the build directory the flows wrote)", file=sys.stderr)
+        return 1
+    try:
+        with open(a.readme) as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"signoff: --readme {a.readme}: cannot read it ({getattr(e, 'strerror', None) or e})", file=sys.stderr)
+        return 1
+    if BEGIN not in text or END not in text:
+        print(f"signoff: {a.readme} has no {BEGIN} ... {END} markers", file=sys.stderr)
+        return 1
     tab, missing = table(a.build)
     for flow in missing:
         print(f"signoff: no {flow} results in {os.path.join(a.build, flow)} (run `{FLOWS[flow]}`)", file=sys.stderr)
     if missing and a.require:
-        return 1
-    with open(a.readme) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        print(f"signoff: {a.readme} has no {BEGIN} ... {END} markers", file=sys.stderr)
         return 1
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
@@ -155,8 +162,12 @@ def main():
             return 1
         print("signoff: README table current")
         return 0
-    with open(a.readme, "w") as f:
-        f.write(new)
+    try:
+        with open(a.readme, "w") as f:
+            f.write(new)
+    except OSError as e:
+        print(f"signoff: --readme {a.readme}: cannot write it ({e.strerror})", file=sys.stderr)
+        return 1
     print(tab)
     return 0
 

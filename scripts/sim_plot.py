@@ -6,6 +6,8 @@
 Each RUN_DIR holds one run's flows.csv and summary.json (lossless_sim --out RUN_DIR); the
 run is labelled by its directory name. Writes OUT/fct_by_size.png (FCT slowdown p99 by flow
 size, one bar per run) and OUT/fct_cdf.png (CDF of the FCT slowdown of all completed flows).
+A run without a completed flow is named in the keys; when no run has one, nothing is written.
+Every input is read and checked before anything is written.
 """
 import argparse
 import csv
@@ -22,21 +24,84 @@ def label(name, summary):
     return f"{name} ({n} unfinished)" if n else name
 
 
+def need(summary, path):
+    """summary's value at a dotted path (list items by index); RuntimeError naming the path
+    when it is missing."""
+    v = summary
+    for k in path.split("."):
+        if isinstance(v, list) and k.isdigit() and int(k) < len(v):
+            v = v[int(k)]
+        elif isinstance(v, dict) and k in v:
+            v = v[k]
+        else:
+            raise RuntimeError(f"summary.json has no '{path}'")
+    return v
+
+
+def check_summary(summary):
+    """The keys plots() reads, with numbers where it computes; RuntimeError naming the first bad one."""
+    paths = ["flows.unfinished"]
+    buckets = need(summary, "fct.by_size")
+    if not isinstance(buckets, list) or not buckets:
+        raise RuntimeError("summary.json: 'fct.by_size' is not a list of size buckets")
+    for i, b in enumerate(buckets):
+        paths += [f"fct.by_size.{i}.count", f"fct.by_size.{i}.unfinished"]
+        if isinstance(b, dict) and b.get("count"):
+            paths.append(f"fct.by_size.{i}.slowdown.p99")
+        if not isinstance(need(summary, f"fct.by_size.{i}.size"), str):
+            raise RuntimeError(f"summary.json: 'fct.by_size.{i}.size' is not a bucket name")
+    for path in paths:
+        v = need(summary, path)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise RuntimeError(f"summary.json: '{path}' is not a number ({json.dumps(v)})")
+
+
+def slowdowns(path):
+    """The FCT slowdowns of the completed flows in a run's flows.csv (an unfinished flow's is empty)."""
+    with open(path, newline="") as f:
+        rows = csv.DictReader(f)
+        try:
+            if rows.fieldnames is None:
+                raise RuntimeError(f"{path}: empty (not even the header line)")
+            if "slowdown" not in rows.fieldnames:
+                raise RuntimeError(f"{path}: no 'slowdown' column in the header")
+            return [float(r["slowdown"]) for r in rows if r["slowdown"]]
+        except (ValueError, csv.Error) as e:  # a bad number, bytes that are not UTF-8, a NUL
+            raise RuntimeError(f"{path}: line {rows.line_num}: {e}")
+
+
 def plots(out, results, dirs=None):
     """results: [(label, summary dict)]; dirs: label -> run directory (default out/label).
-    The gnuplot data files go to out/data/, the PNGs to out/."""
+    The gnuplot data files go to out/data/, the PNGs to out/. Everything is read and checked
+    before anything is written: a RuntimeError leaves out/ as it was."""
     dirs = dirs or {name: os.path.join(out, name) for name, _ in results}
     gp = shutil.which("gnuplot")
     if not gp:
         raise RuntimeError("gnuplot not found (make deps installs gnuplot-nox)")
-    data = os.path.join(out, "data")
-    os.makedirs(data, exist_ok=True)
+    sizes = [b["size"] for b in results[0][1]["fct"]["by_size"]]
+    for name, s in results:
+        if [b["size"] for b in s["fct"]["by_size"]] != sizes:
+            raise RuntimeError(f"{name}: other flow-size buckets than {results[0][0]} ({', '.join(sizes)})")
     # FCT p99 slowdown by size bucket; buckets no run has a completed flow in are skipped,
     # and each bucket's label counts the flows left unfinished in it (all runs together)
-    nb = len(results[0][1]["fct"]["by_size"])
+    nb = len(sizes)
     keep = [i for i in range(nb) if any(s["fct"]["by_size"][i]["count"] for _, s in results)]
     if not keep:
-        raise RuntimeError("no run has a completed flow: nothing to plot")
+        unf = sum(s["flows"]["unfinished"] for _, s in results)
+        raise RuntimeError(f"no run has a completed flow ({unf} unfinished): nothing to plot")
+    vals = {}
+    for name, s in results:
+        vals[name] = sorted(slowdowns(os.path.join(dirs[name], "flows.csv")))
+        done = sum(b["count"] for b in s["fct"]["by_size"])
+        if done and not vals[name]:
+            raise RuntimeError(f"{dirs[name]}: summary.json counts {done} completed flows, flows.csv none")
+    data = os.path.join(out, "data")
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise RuntimeError(f"{out}: exists and is not a directory")
+    try:
+        os.makedirs(data, exist_ok=True)
+    except OSError as e:
+        raise RuntimeError(f"{out}: cannot create the directory ({e.strerror})")
     dat = os.path.join(data, "fct_by_size.dat")
     with open(dat, "w") as f:
         f.write("bucket " + " ".join(f'"{label(n, s)}"' for n, s in results) + "\n")
@@ -49,22 +114,23 @@ def plots(out, results, dirs=None):
                 row.append(f"{e['slowdown']['p99']:.3f}" if e["count"] else "NaN")
             name = f"{b}: {unf} unfinished" if unf else b
             f.write(f'"{name}" ' + " ".join(row) + "\n")
+    # a run with no completed flow has no bar and no curve (gnuplot refuses a column of
+    # NaN): a key entry names it instead
+    none = "keyentry title '{}: no completed flow'"
+    bars = [f"'{dat}' using {c}:xtic(1) title columnheader({c})"
+            if any(s["fct"]["by_size"][i]["count"] for i in keep) else none.format(label(name, s))
+            for c, (name, s) in enumerate(results, 2)]
     # slowdown CDFs of the completed flows
     cdfs = []
     for name, s in results:
-        vals = []
-        with open(os.path.join(dirs[name], "flows.csv")) as f:
-            for r in csv.DictReader(f):
-                if r["slowdown"]:
-                    vals.append(float(r["slowdown"]))
-        if not vals:
+        if not vals[name]:
+            cdfs.append(none.format(label(name, s)))
             continue
-        vals.sort()
         path = os.path.join(data, f"cdf_{name}.dat")
         with open(path, "w") as f:
-            for i, v in enumerate(vals):
-                f.write(f"{v} {(i + 1) / len(vals)}\n")
-        cdfs.append((label(name, s), path))
+            for i, v in enumerate(vals[name]):
+                f.write(f"{v} {(i + 1) / len(vals[name])}\n")
+        cdfs.append(f"'{path}' using 1:2 with lines lw 2 title '{label(name, s)}'")
     script = f"""
 set terminal pngcairo size 1100,600 noenhanced
 set output '{os.path.join(out, "fct_by_size.png")}'
@@ -78,7 +144,7 @@ set key top right
 set grid ytics
 set xtics rotate by -20 left
 set bmargin 5
-plot for [c=2:{len(results) + 1}] '{dat}' using c:xtic(1) title columnheader(c)
+plot {", ".join(bars)}
 unset logscale y
 set xtics norotate
 set bmargin
@@ -91,7 +157,7 @@ set xlabel 'slowdown (FCT / ideal)'
 set ylabel 'fraction of completed flows'
 set key bottom right
 set yrange [0:1]
-plot {", ".join(f"'{p}' using 1:2 with lines lw 2 title '{n}'" for n, p in cdfs)}
+plot {", ".join(cdfs)}
 """
     p = subprocess.run([gp], input=script, capture_output=True, text=True)
     if p.returncode != 0:
@@ -104,22 +170,32 @@ def main():
     ap.add_argument("runs", nargs="+", help="run directories (each with summary.json, flows.csv)")
     args = ap.parse_args()
     out, runs = args.out, args.runs
+    if os.path.exists(out) and not os.path.isdir(out):
+        sys.exit(f"sim_plot: OUT {out}: exists and is not a directory")
     results, dirs = [], {}
     for d in runs:
         name = os.path.basename(os.path.normpath(d))
+        if name in dirs:
+            sys.exit(f"sim_plot: {d}: a second run named {name} (a run is labelled by its directory name)")
         try:
             with open(os.path.join(d, "summary.json")) as f:
                 results.append((name, json.load(f)))
+            check_summary(results[-1][1])
         except OSError as e:
             sys.exit(f"sim_plot: {d}: no summary.json ({e.strerror})")
-        if not os.path.exists(os.path.join(d, "flows.csv")):
+        except ValueError as e:  # json.JSONDecodeError, or bytes that are not UTF-8
+            sys.exit(f"sim_plot: {d}: summary.json is not JSON ({e})")
+        except RuntimeError as e:
+            sys.exit(f"sim_plot: {d}: {e}")
+        if not os.path.isfile(os.path.join(d, "flows.csv")):
             sys.exit(f"sim_plot: {d}: no flows.csv")
         dirs[name] = d
-    os.makedirs(out, exist_ok=True)
     try:
         plots(out, results, dirs)
     except RuntimeError as e:
         sys.exit(f"sim_plot: {e}")
+    except OSError as e:
+        sys.exit(f"sim_plot: {e.filename}: {e.strerror}")
     print(f"plots: {out}/fct_by_size.png, {out}/fct_cdf.png")
 
 
