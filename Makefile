@@ -6,6 +6,7 @@
 #   make tools     the command-line tools without Verilator: pfc_buffer_calc, dcqcn_trace, simulator (build/tools)
 #   make cosim     the simulator with blocks as Verilated RTL: build/cosim/sim/cosim/lossless_sim_cosim (docs/cosim.md)
 #   make cosim-test  co-simulation proof: RTL-in-the-loop runs byte-identical to the model's; a mutant per block must differ
+#   make cosim-slowdown  what the RTL in the loop costs on the demo fabric, per set of blocks (docs/cosim.md's tables)
 #   make bench     simulator speed and memory: packet-hops per CPU-second, peak RSS, 48x48x48 fabric
 #   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
 #   make experiments        the paper experiments (sim/experiments/), quick form with direction checks; FULL=1: paper scale into results/
@@ -49,7 +50,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal signoff soak tb-profile regmap regmap-check slurm-test \
-        demo sim tools cosim cosim-test bench peers experiments experiment blocks test clean help coverage make-selftest params
+        demo sim tools cosim cosim-test cosim-slowdown bench peers experiments experiment blocks test clean help coverage make-selftest params
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -182,6 +183,11 @@ cosim:
 # (performance figures aside), and a deliberately broken RTL (a mutant) makes them differ.
 cosim-test: cosim
 	@$(PYTHON) scripts/cosim_check.py --build $(COSIM_BUILD) --jobs $(JOBS)
+
+# The cost of the RTL in the loop: the demo fabric for 10 ms with each set of blocks as RTL
+# (3 runs a row, interleaved; the least CPU time), failing unless the outputs are the model's.
+cosim-slowdown: cosim
+	@$(PYTHON) scripts/cosim_slowdown.py --build $(COSIM_BUILD)
 
 bench: sim
 	@$(PYTHON) scripts/sim_bench.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/bench

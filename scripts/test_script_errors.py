@@ -11,6 +11,7 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
   experiments.py  --full with --out (--full writes the committed results/ only); jobs.py the same
                   with --exp-out
   cosim_check.py  an unknown --mutant block, mutant id or case; --mutant with --no-mutant
+  cosim_slowdown.py  --runs 0; no co-simulation build
   peers.py        --balancers empty or with an empty name; a missing --scenario file; an
                   unknown balancer (needs --sim: skipped, with a note, when it is absent)
   signoff.py      --readme missing or a directory; --build a regular file
@@ -113,6 +114,11 @@ def cases(tmp, sim):
                                                                            "--exp-out", os.path.join(tmp, "exp"),
                                                                            "--sim", os.path.join(tmp, "no_sim")],
          "--exp-out", None, [os.path.join(tmp, "jobs"), os.path.join(tmp, "exp")], real),
+        ("cosim_slowdown: --runs 0", script("cosim_slowdown.py") + ["--runs", "0", "--out", os.path.join(tmp, "slow")],
+         "--runs", None, [os.path.join(tmp, "slow")], []),
+        ("cosim_slowdown: no co-simulation build", script("cosim_slowdown.py") + ["--build", os.path.join(tmp, "nobuild"),
+                                                                                  "--out", os.path.join(tmp, "slow")],
+         "make cosim", None, [os.path.join(tmp, "slow")], []),
         ("cosim_check: an unknown mutant block", script("cosim_check.py") + ["--build", os.path.join(tmp, "cosim"),
                                                                              "--mutant", "nope"],
          "nope", None, [os.path.join(tmp, "cosim")], []),
@@ -185,7 +191,7 @@ def main():
                     shutil.rmtree(p)
                 elif os.path.exists(p):
                     os.remove(p)
-        for name in ("sim_plot.py", "experiments.py", "cosim_check.py", "peers.py", "signoff.py"):
+        for name in ("sim_plot.py", "experiments.py", "cosim_check.py", "cosim_slowdown.py", "peers.py", "signoff.py"):
             checks += 1
             r = subprocess.run(script(name) + ["--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
             if r.returncode or not r.stdout.startswith("usage:") or r.stderr:
