@@ -38,7 +38,7 @@ inline void add_scenario_options(CLI::App& app, std::string& path, ScenarioOptio
 inline int parse_command_line(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
-    if (app.count("--list") > 0) {
+    if (app.count("--list") > 0 && app.get_option("--list")->as<bool>()) {  // not for --list=false
       for (const BalancerEntry& e : balancer_registry()) std::printf("balancer %s\n", e.name);
       for (const TransportEntry& e : transport_registry()) std::printf("transport %s\n", e.name);
       return 0;

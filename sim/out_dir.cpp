@@ -49,12 +49,13 @@ OutDir::OutDir(const std::string& path) : dir_(path) {
 
 void OutDir::refuse_input_inside(const std::string& input, const std::string& what) const {
   std::error_code ec;
-  if (input.empty() || !fs::is_directory(dir_, ec)) return;  // a new directory holds nothing yet
-  fs::path d = fs::weakly_canonical(dir_, ec);
+  // a new directory holds nothing yet; an input that is not a file (a CDF given inline) is
+  // not deleted with it
+  if (input.empty() || !fs::is_directory(dir_, ec) || !fs::exists(input, ec)) return;
+  const fs::path d = fs::canonical(dir_, ec);  // an existing directory: no trailing "/" or "."
   if (ec) return;
-  const fs::path in = fs::weakly_canonical(input, ec);
+  const fs::path in = fs::canonical(input, ec);
   if (ec) return;
-  if (d.filename().empty()) d = d.parent_path();  // "dir/" names the same directory as "dir"
   auto di = d.begin(), ii = in.begin();
   for (; di != d.end() && ii != in.end() && *di == *ii; ++di, ++ii) {
   }

@@ -4,7 +4,8 @@
 //   - nothing is created until the scenario is valid (a bad scenario leaves no directory);
 //   - an existing directory is replaced whole only if lossless_sim wrote it (it holds the
 //     marker file kMarker), and otherwise refused unless it is empty;
-//   - a directory that holds one of the run's inputs (the scenario, a flow list) is refused,
+//   - a directory that holds one of the run's inputs (the scenario, a flow list, a size CDF,
+//     the --workloads directory) is refused,
 //     since replacing it would delete that input.
 #pragma once
 #include <filesystem>

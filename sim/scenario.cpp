@@ -1,5 +1,6 @@
 #include "sim/memory_estimate.h"
 #include "common/text_file.h"
+#include "dcqcn/dcqcn.h"
 #include "sim/balancer.h"
 #include "sim/scenario.h"
 #include "sim/transport.h"
@@ -988,6 +989,28 @@ void apply_override(json& doc, const std::string& text, const std::string& origi
 }  // namespace
 
 
+// A NIC's DCQCN block takes its host link's rate as a whole number of Mb/s within its
+// LineRateMbps range: a link outside it is the topology's error, found here, before any
+// flow is generated (the network's construction would find it only after).
+void check_dcqcn_line_rates(const NicCfg& nic, const Topology& topo, const std::string& origin) {
+  for (NodeId h = 0; h < topo.num_hosts(); ++h) {
+    const DcqcnCfg* d = &nic.dcqcn;
+    for (const NicGroup& g : nic.groups)
+      if (std::find(g.hosts.begin(), g.hosts.end(), h) != g.hosts.end()) d = &g.dcqcn;
+    if (!d->enable) continue;
+    const uint64_t bps = topo.host_rate(h);
+    const std::string host = "host link of " + topo.node(h).name + " (" + format_rate(bps) + ")";
+    if (bps % 1'000'000 != 0) throw ScenarioError(origin, "topology", host + ": the DCQCN block takes a whole number of Mb/s");
+    dcqcn::Config c;  // the reference configuration, with this link's rate
+    c.LineRateMbps = bps / 1'000'000;
+    try {
+      c.validate();
+    } catch (const std::invalid_argument& e) {
+      throw ScenarioError(origin, "topology", host + ": " + e.what());
+    }
+  }
+}
+
 Scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& base_dir,
                         const ScenarioOptions& opt) {
   std::string duplicate;
@@ -1022,6 +1045,7 @@ Scenario parse_scenario(const std::string& text, const std::string& origin, cons
   }
   parse_switch(top, s.net.sw);
   parse_nic(top, s.net.nic, s.topology);
+  check_dcqcn_line_rates(s.net.nic, s.topology, origin);
   parse_faults(top, s.net.faults, s.topology, s.duration);
   parse_balancer(top, s.net.balancer);
   parse_report(top, s.net.report);

@@ -90,7 +90,10 @@ int main(int argc, char** argv) {
     const Scenario s = load_scenario(path, opt);
     if (dir) {
       try {
-        for (const TrafficSpec& t : s.traffic) dir->refuse_input_inside(t.file, "flow list");
+        for (const TrafficSpec& t : s.traffic) {
+          dir->refuse_input_inside(t.file, "flow list");
+          if (t.size.cdf) dir->refuse_input_inside(t.size.cdf->origin(), "size CDF");
+        }
       } catch (const OutDir::Error& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 2;

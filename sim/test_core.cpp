@@ -219,6 +219,12 @@ TEST(Units, ParseRateAndBytes) {
   EXPECT_THROW(parse_bytes("1.5B"), std::invalid_argument);
   EXPECT_THROW(parse_bytes("1.0005KB"), std::invalid_argument);
   EXPECT_THROW(parse_bytes("0.3"), std::invalid_argument);
+  EXPECT_THROW(parse_bytes("1.0000001KB"), std::invalid_argument);  // no tolerance to hide it in
+  EXPECT_THROW(parse_bytes("0.0000001KB"), std::invalid_argument);
+  EXPECT_THROW(parse_bytes("0.1KiB"), std::invalid_argument);       // 102.4 B
+  EXPECT_EQ(parse_bytes("0.25KiB"), 256u);
+  EXPECT_EQ(parse_bytes("0.0009765625MiB"), 1024u);                 // 2^-10 MiB
+  EXPECT_EQ(parse_bytes("2.500000MB"), 2'500'000u);                 // trailing zeros are nothing
 }
 
 TEST(Units, SerializationTimeRoundsUp) {

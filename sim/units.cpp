@@ -11,7 +11,8 @@ namespace {
 
 // "<digits>[.<digits>]<spaces><unit>" -> (value, unit). Only plain non-negative
 // decimals: no signs, exponents, hex, or trailing junk.
-std::pair<long double, std::string> split(const std::string& text, const char* what) {
+// `frac`, when given, receives the digits after the point (for an exact wholeness test).
+std::pair<long double, std::string> split(const std::string& text, const char* what, std::string* frac = nullptr) {
   size_t i = 0;
   const size_t n = text.size();
   while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
@@ -20,7 +21,9 @@ std::pair<long double, std::string> split(const std::string& text, const char* w
   while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) { ++i; digits = true; }
   if (i < n && text[i] == '.') {
     ++i;
+    const size_t f0 = i;
     while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) { ++i; digits = true; }
+    if (frac) *frac = text.substr(f0, i - f0);
   }
   if (!digits) {
     throw std::invalid_argument("\"" + text + "\" is not a " + what);
@@ -76,23 +79,33 @@ uint64_t parse_rate(const std::string& text) {
 
 uint64_t parse_bytes(const std::string& text) {
   static const char* what = "byte count (a number and optionally B, KB, MB, GB, KiB, MiB or GiB)";
-  auto [v, unit] = split(text, what);
+  std::string frac;
+  auto [v, unit] = split(text, what, &frac);
   long double scale;
+  unsigned dec = 0, bin = 0;  // the unit is 10^dec or 2^bin bytes
   if (unit.empty() || unit == "B") scale = 1;
-  else if (unit == "KB" || unit == "kB") scale = 1e3L;
-  else if (unit == "MB") scale = 1e6L;
-  else if (unit == "GB") scale = 1e9L;
-  else if (unit == "KiB") scale = 1024.0L;
-  else if (unit == "MiB") scale = 1024.0L * 1024;
-  else if (unit == "GiB") scale = 1024.0L * 1024 * 1024;
+  else if (unit == "KB" || unit == "kB") scale = 1e3L, dec = 3;
+  else if (unit == "MB") scale = 1e6L, dec = 6;
+  else if (unit == "GB") scale = 1e9L, dec = 9;
+  else if (unit == "KiB") scale = 1024.0L, bin = 10;
+  else if (unit == "MiB") scale = 1024.0L * 1024, bin = 20;
+  else if (unit == "GiB") scale = 1024.0L * 1024 * 1024, bin = 30;
   else throw std::invalid_argument("\"" + text + "\" is not a " + what);
-  // A fraction of a byte is a mistake, not something to round ("1.5B"); the tolerance only
-  // absorbs the binary representation of decimal fractions such as "2.3MB".
-  const long double b = v * scale;
-  if (std::fabs(b - std::round(b)) > 1e-3L) {
-    throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes (" + trim_number(static_cast<double>(b)) + " B)");
+  // A fraction of a byte is a mistake, not something to round ("1.5B"): tested exactly on
+  // the digits after the point. With a decimal unit they must end within its power of ten;
+  // with a binary one, fraction x 2^bin must be a whole number (0.5KiB = 512 B).
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  bool whole = frac.size() <= dec;
+  if (!whole && bin > 0 && frac.size() <= 19) {
+    unsigned __int128 f = 0, p10 = 1;
+    for (char c : frac) {
+      f = f * 10 + static_cast<unsigned>(c - '0');
+      p10 *= 10;
+    }
+    whole = ((f << bin) % p10) == 0;
   }
-  return to_u64(b, text, "byte count");
+  if (!whole) throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes");
+  return to_u64(v * scale, text, "byte count");
 }
 
 std::string format_time(Time t) {

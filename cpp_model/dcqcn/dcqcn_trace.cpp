@@ -72,7 +72,7 @@ int run(const Live& c, const std::vector<std::pair<uint64_t, unsigned>>& ev, uin
 bool read_cnps(const std::string& file, std::vector<std::pair<uint64_t, unsigned>>& ev) {
   std::istringstream f;
   try {
-    f.str(ll::read_text_file(file, file));
+    f.str(ll::read_text_file(file, "CNP file " + file));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dcqcn_trace: error: %s\n", e.what());
     return false;

@@ -81,7 +81,8 @@ Options parse_args(int argc, char** argv, const std::string& block) {
     std::exit(kUsage);
   }
   if (o.cycles < kMinCycles) {
-    std::cerr << "tb_" << block << ": error: --cycles must be at least " << kMinCycles
+    std::cerr << "tb_" << block << ": error: " << (std::getenv("LL_TB_CYCLES") ? "LL_TB_CYCLES" : "--cycles")
+              << " must be at least " << kMinCycles
               << " (a shorter run is mostly reset and set-up, and fails the rule that inputs are valid on half "
                  "the live cycles)\n";
     std::exit(kUsage);
