@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOAL_LINE = 95.0
 GOAL_TOGGLE = 90.0
@@ -180,6 +182,21 @@ def pct(st):
     return 100.0 * st["covered"] / st["total"] if st["total"] else 100.0
 
 
+def bench_names():
+    """The lockstep benches: the NAME (else the BLOCK) of each tb/**/CMakeLists.txt's ll_lockstep_tb()."""
+    names = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tb", "*", "CMakeLists.txt")) +
+                       glob.glob(os.path.join(ROOT, "tb", "*", "*", "CMakeLists.txt"))):
+        with open(path) as f:
+            m = re.search(r"ll_lockstep_tb\((.*?)\)", f.read(), re.S)
+        if m:
+            tok = m.group(1).split()
+            key = "NAME" if "NAME" in tok[:-1] else "BLOCK"
+            if key in tok[:-1]:
+                names.append(tok[tok.index(key) + 1])
+    return names
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "coverage", "build"),
@@ -196,6 +213,15 @@ def main():
     args = ap.parse_args()
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    if args.holes < 0:
+        sys.exit(f"coverage: --holes must be at least 0 (got {args.holes})")
+    unknown = [b for b in args.benches or [] if b not in bench_names()]
+    if unknown:
+        sys.exit(f"coverage: --benches: no bench {', '.join(repr(b) for b in unknown)} "
+                 f"(benches: {', '.join(bench_names())})")
+    for opt, path in (("--out", args.out), ("--build", args.build)):
+        if dir_problem(path):
+            sys.exit(f"coverage: {opt} {path}: {dir_problem(path)}")
 
     t0 = time.time()
     os.makedirs(args.out, exist_ok=True)

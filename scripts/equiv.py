@@ -67,6 +67,7 @@ import sys
 import time
 
 import cutmiter  # scripts/cutmiter.py: the register-cut miter and its proof
+from ll_out import dir_problem  # scripts/ll_out.py
 import synth  # scripts/synth.py: configurations, the read script and the synthesis flow
 
 ROOT = synth.ROOT
@@ -536,10 +537,13 @@ def main():
     a = ap.parse_args()
     if a.jobs < 1:
         die(f"--jobs must be >= 1 (got {a.jobs})")
+    if a.timeout < 1:
+        die(f"--timeout must be >= 1 (got {a.timeout})")
     PROOF_TIMEOUT_S = a.timeout   # read by prove() in the worker processes (fork)
+    if dir_problem(a.out):   # ("" too: as an absolute path it would be the current directory)
+        die(f"--out {a.out}: {dir_problem(a.out)}")
     a.out = os.path.abspath(a.out)
     netlists = tuple(a.netlist or NETLISTS)
-    os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     jobs, skipped = [], []
     if not a.selftest_only:
@@ -569,6 +573,7 @@ def main():
             die(bad)
         if not jobs:
             die("no configuration selected")
+    os.makedirs(a.out, exist_ok=True)   # once the selection holds
     rows, failed, errors = [], 0, []   # errors: configurations whose synthesis or proof did not finish
     with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = {ex.submit(run_config, b, c, a.out, netlists): (b, c["name"]) for b, c in jobs}

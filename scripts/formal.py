@@ -41,6 +41,7 @@ import sys
 import time
 
 import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
+from ll_out import dir_problem  # scripts/ll_out.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVER = "z3"
@@ -367,6 +368,8 @@ def main():
         die("--jobs must be >= 1")
     if args.timeout < 1 or args.mutant_timeout < 1:
         die("--timeout and --mutant-timeout must be >= 1")
+    if dir_problem(args.out):   # ("" too: as an absolute path it would be the current directory)
+        die(f"--out {args.out}: {dir_problem(args.out)}")
     args.out = os.path.abspath(args.out)
     for b in args.block or []:
         if b not in cfgs:

@@ -47,6 +47,7 @@ import sys
 import time
 
 import ll_rtl   # scripts/ll_rtl.py: the RTL file list
+from ll_out import dir_problem  # scripts/ll_out.py
 import synth    # scripts/synth.py: chparams, gate_script, the Liberty
 
 ROOT = synth.ROOT
@@ -419,6 +420,10 @@ def main():
     a = ap.parse_args()
     if a.jobs < 1:
         die(f"--jobs must be >= 1 (got {a.jobs})")
+    if a.cycles < 100:
+        die(f"--cycles must be at least 100 (the benches' shortest run; got {a.cycles})")
+    if dir_problem(a.out):   # ("" too: as an absolute path it would be the current directory)
+        die(f"--out {a.out}: {dir_problem(a.out)}")
     a.out = os.path.abspath(a.out)
     if a.stop_after and a.netlist != "generic":
         die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")

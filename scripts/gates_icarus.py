@@ -107,6 +107,8 @@ def main():
     ap.add_argument("--tb", help="the traced RTL bench (default build/tb/<block>/tb_<block>)")
     ap.add_argument("--out", help="work directory (default build/gates-icarus/<block>.<set>)")
     a = ap.parse_args()
+    if a.full_cycles < 100:  # the bench runs it: its shortest run
+        die("--full-cycles must be at least 100 (the benches refuse runs below 100 cycles)")
     if a.cycles < 1 or a.cycles > a.full_cycles:
         die("--cycles must be in 1..--full-cycles")
     for tool in ("iverilog", "vvp"):

@@ -45,6 +45,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from ll_out import dir_problem  # noqa: E402  scripts/ll_out.py
 # per-kind defaults: Slurm time limit (minutes) and memory (MB) of one task
 LIMITS = {"tb": (30, 1024), "soak": (240, 1024), "exp": (30, 2048), "exp-full": (240, 4096),
           "mutant": (60, 4096), "synth": (120, 4096), "cmd": (10, 512)}
@@ -124,6 +125,8 @@ def ctest_tests(build, label):
 
 
 def plan_soak(a):
+    if a.cycles < 100:  # the benches' shortest run: every job would fail on it
+        raise Bad(f"--cycles must be at least 100 (got {a.cycles})")
     build = os.path.abspath(a.build)
     jobs = []
     bench_inputs = tree_hash(os.path.join(ROOT, "rtl"), os.path.join(ROOT, "tb"), os.path.join(ROOT, "cpp_model"))
@@ -307,6 +310,8 @@ def exec_job(d, task):
     if not 0 <= task < len(man["jobs"]):
         raise Bad(f"task {task}: the manifest has {len(man['jobs'])} jobs")
     j = man["jobs"][task]
+    for sd in ("logs", "results"):
+        os.makedirs(os.path.join(d, sd), exist_ok=True)
     log_path = os.path.join(d, "logs", j["id"] + ".log")
     t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
     c1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -332,9 +337,25 @@ def exec_job(d, task):
 # ---- manifest, state ----
 
 def load_manifest(d):
-    man = read_json(os.path.join(d, "manifest.json"))
+    """The run directory's manifest, checked before anything reads a field of it."""
+    if not os.path.isdir(d):
+        raise Bad(f"{d}: {'not a directory' if os.path.exists(d) else 'no such directory'} "
+                  "(a run directory of jobs.py run)")
+    path = os.path.join(d, "manifest.json")
+    man = read_json(path)
     if man is None:
-        raise Bad(f"{d}/manifest.json: missing or unreadable (jobs.py run writes it)")
+        raise Bad(f"{path}: missing, unreadable or not JSON (jobs.py run writes it)")
+    if not isinstance(man, dict) or man.get("flow") not in GATHERS or not isinstance(man.get("jobs"), list):
+        raise Bad(f"{path}: not a jobs.py manifest (an object with \"flow\" one of {', '.join(sorted(GATHERS))} "
+                  "and a \"jobs\" list)")
+    for n, j in enumerate(man["jobs"]):
+        if not (isinstance(j, dict) and isinstance(j.get("id"), str) and j["id"] and j["id"] == safe(j["id"])
+                and j.get("kind") in KINDS and isinstance(j.get("args"), dict) and isinstance(j.get("key"), str)
+                and all(isinstance(j.get(k), int) and not isinstance(j[k], bool) for k in ("time_min", "mem_mb"))):
+            raise Bad(f"{path}: job {n}: not a job (id, kind one of {', '.join(sorted(KINDS))}, args, key, "
+                      "time_min, mem_mb)")
+    if len({j["id"] for j in man["jobs"]}) != len(man["jobs"]):
+        raise Bad(f"{path}: two jobs with one id")
     return man
 
 
@@ -343,7 +364,7 @@ def state(d, man):
     out = []
     for i, j in enumerate(man["jobs"]):
         r = read_json(os.path.join(d, "results", j["id"] + ".json"))
-        if r is None or r.get("key") != j["key"] or not all(os.path.exists(p) for p in r.get("needs", [])):
+        if not isinstance(r, dict) or r.get("key") != j["key"] or not all(os.path.exists(p) for p in r.get("needs", [])):
             out.append((i, j, "pending", None))
         else:
             out.append((i, j, "done" if r.get("ok") else "failed", r))
@@ -651,7 +672,14 @@ def main():
     g.add_argument("dir")
     a = ap.parse_args()
     try:
+        if a.cmd in ("run", "resume"):  # before anything is planned, written or run
+            if a.jobs < 1:
+                raise Bad(f"--jobs must be at least 1 (got {a.jobs})")
+            if a.max_parallel is not None and a.max_parallel < 1:
+                raise Bad(f"--max-parallel must be at least 1 (got {a.max_parallel})")
         if a.cmd == "run":
+            if dir_problem(a.out):   # ("" too: as an absolute path it would be the current directory)
+                raise Bad(f"--out {a.out}: {dir_problem(a.out)}")
             d = os.path.abspath(a.out)
             a.out = d
             jobs, gather_args = PLANS[a.flow](a)   # (a plan that fails leaves no run directory)
@@ -670,7 +698,13 @@ def main():
             _, _, c = status(os.path.abspath(a.dir))
             sys.exit(1 if c["failed"] or c["pending"] else 0)
         if a.cmd == "exec":
-            task = a.task if a.task is not None else int(os.environ.get("SLURM_ARRAY_TASK_ID", "-1"))
+            task = a.task
+            if task is None:
+                env = os.environ.get("SLURM_ARRAY_TASK_ID", "")
+                if not re.fullmatch(r"\d+", env):
+                    raise Bad("exec needs --task N (or SLURM_ARRAY_TASK_ID, the task number of a Slurm array task"
+                              + (f"; it is {env!r})" if env else ")"))
+                task = int(env)
             sys.exit(exec_job(os.path.abspath(a.dir), task))
         if a.cmd == "gather":
             d = os.path.abspath(a.dir)

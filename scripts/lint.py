@@ -232,8 +232,15 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2,
                     help="tool runs in parallel (default: the number of CPUs)")
     args = ap.parse_args()
-    blocks = args.blocks or ["common"] + sorted(
-        d for d in os.listdir(RTL) if os.path.isdir(os.path.join(RTL, d)) and d != "common")
+    known = sorted(d for d in os.listdir(RTL) if os.path.isdir(os.path.join(RTL, d)))
+    for b in args.blocks:  # a folder of rtl/ by its name ("" or ".." would lint nothing and pass)
+        if b not in known:
+            print(f"lint: error: no block {b!r} in rtl/ (blocks: {', '.join(known)})", file=sys.stderr)
+            return 2
+    if args.jobs < 1:
+        print(f"lint: error: --jobs must be at least 1 (got {args.jobs})", file=sys.stderr)
+        return 2
+    blocks = args.blocks or ["common"] + [d for d in known if d != "common"]
     t0 = time.time()
     bad = 0
     checks = 0
@@ -248,9 +255,6 @@ def main():
     jobs = []  # (kind, future) in the order their results are printed
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for b in blocks:
-            if not os.path.isdir(os.path.join(RTL, b)):
-                print(f"lint: error: no rtl/{b}/", file=sys.stderr)
-                return 2
             files = [os.path.relpath(f, ROOT) for f in files_for(b)]
             vlt = sorted(os.path.relpath(f, ROOT)
                          for f in glob.glob(f"{RTL}/{b}/*.vlt") + glob.glob(f"{RTL}/common/*.vlt"))

@@ -38,6 +38,7 @@ import sys
 import time
 
 import ll_rtl  # scripts/ll_rtl.py: the one RTL file-list rule
+from ll_out import dir_problem  # scripts/ll_out.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MISMATCH = 3
@@ -451,9 +452,11 @@ def main():
     a = ap.parse_args()
     if a.jobs < 1:
         die(f"--jobs must be >= 1 (got {a.jobs})")
-    sets = a.sets.split(",") if a.sets else None
+    sets = a.sets.split(",") if a.sets is not None else None
     if sets and not a.matrix:
         die("--sets needs --matrix (the pass/fail check always uses every set)")
+    if sets and not all(sets):
+        die(f"--sets {a.sets!r}: an empty set name (give a comma list of parameter sets)")
     seeds = None
     if a.seeds:
         if not a.matrix:
@@ -477,6 +480,15 @@ def main():
         die("--update-hints needs every mutant of the bench (no --only)")
     for name in names:
         bench(name)  # every name known before any work starts
+    if sets:  # as check_block does it, before any scratch tree is written
+        unknown = [st for st in sets if not any(st in bench(n).sets for n in names)]
+        if unknown:
+            die(f"--sets: no set {', '.join(unknown)} in {', '.join(names)}")
+        for name in names:
+            if not any(st in bench(name).sets for st in sets):
+                die(f"{name}: none of the sets {', '.join(sets)} is one of its sets ({', '.join(bench(name).sets)})")
+    if dir_problem(a.build):
+        die(f"--build {a.build}: {dir_problem(a.build)}")
     if a.only:
         if len(names) != 1:
             die("--only needs exactly one bench (the ids are per bench)")

@@ -17,6 +17,8 @@ import os
 import subprocess
 import sys
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 
 def run(sim, scenario, out, sets=()):
     cmd = [sim, scenario, "--quiet", "--out", out]
@@ -43,9 +45,14 @@ def main():
         sys.exit(f"sim_bench: {a.sim} not found (run make build first)")
     if not os.path.isfile(a.sim) or not os.access(a.sim, os.X_OK):
         sys.exit(f"sim_bench: {a.sim} is not an executable file")
+    if dir_problem(a.out):
+        sys.exit(f"sim_bench: --out {a.out}: {dir_problem(a.out)}")
+    std, big = "sim/scenarios/bench_leaf_spine_256.json", "sim/scenarios/drill_48x48x48.json"
+    for sc in [std] + ([] if a.skip_large else [big]):
+        if not os.path.isfile(sc):
+            sys.exit(f"sim_bench: {sc}: no such scenario file (run from the repository root)")
     res = {}
 
-    std = "sim/scenarios/bench_leaf_spine_256.json"
     print(f"[1] {std}: 256 hosts, 10G, MTU 1.5 KB, 2 MB permutation + web search at 50%", flush=True)
     s = run(a.sim, std, os.path.join(a.out, "std"))
     p = s["performance"]
@@ -74,7 +81,6 @@ def main():
                      "bytes_per_flow": per}
 
     if not a.skip_large:
-        big = "sim/scenarios/drill_48x48x48.json"
         print(f"[3] {big}: 2304 hosts, DRILL(2,1), web search at 80%, 10 ms", flush=True)
         b = run(a.sim, big, os.path.join(a.out, "drill48"))
         bp = b["performance"]

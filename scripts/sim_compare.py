@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -36,11 +38,16 @@ def main():
     ap.add_argument("scenarios", nargs="*", help="scenario files (default: every shipped one)")
     args = ap.parse_args()
     for b in (args.base, args.new):
-        if not os.access(b, os.X_OK):
-            sys.exit(f"sim_compare: {b}: not an executable")
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            sys.exit(f"sim_compare: {b}: not an executable file")
     scenarios = args.scenarios or sorted(glob.glob(f"{ROOT}/sim/scenarios/*.json") +
                                          glob.glob(f"{ROOT}/sim/scenarios/*.toml"))
-    tmp = None if args.out else tempfile.TemporaryDirectory(prefix="sim-compare-")
+    for sc in scenarios:  # every one before the first run
+        if not os.path.isfile(sc):
+            sys.exit(f"sim_compare: {sc}: no such scenario file")
+    if args.out is not None and dir_problem(args.out):
+        sys.exit(f"sim_compare: --out {args.out}: {dir_problem(args.out)}")
+    tmp = None if args.out is not None else tempfile.TemporaryDirectory(prefix="sim-compare-")
     root = args.out or tmp.name
     differ = 0
     for sc in scenarios:

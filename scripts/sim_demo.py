@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_plot import plots  # noqa: E402
+from ll_out import dir_problem  # noqa: E402
 
 # (name, balancer, transport, PFC)
 VARIANTS = [
@@ -76,6 +77,14 @@ def main():
     for path in (a.sim, a.scenario):
         if not os.path.exists(path):
             sys.exit(f"sim_demo: {path} not found (run make build first)")
+    if not (os.path.isfile(a.sim) and os.access(a.sim, os.X_OK)):
+        sys.exit(f"sim_demo: --sim {a.sim}: not an executable file")
+    if not os.path.isfile(a.scenario):
+        sys.exit(f"sim_demo: --scenario {a.scenario}: not a file")
+    if a.jobs < 1:
+        sys.exit(f"sim_demo: --jobs must be at least 1 (got {a.jobs})")
+    if dir_problem(a.out):
+        sys.exit(f"sim_demo: --out {a.out}: {dir_problem(a.out)}")
     os.makedirs(a.out, exist_ok=True)
     print(f"demo: {a.scenario}, 4 runs ({a.jobs} at a time) -> {a.out}/", flush=True)
     try:

@@ -15,6 +15,24 @@ build = ap.parse_args().build
 if not os.path.isdir(build):
     raise SystemExit(f"summary: {build} is not a build directory")
 log = os.path.join(build, "Testing", "Temporary", "LastTest.log")
+smoke = os.path.join(build, "synth", "smoke.json")
+smoke_rows = None
+if os.path.exists(smoke):  # read and checked before the first line is printed
+    try:
+        with open(smoke) as f:
+            smoke_rows = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"summary: {smoke}: not a readable JSON file ({e})")
+    numbers = ("nand2_eq", "area_um2", "memory_bits", "abc_delay_ps")
+
+    def usable(r):
+        return (isinstance(r, dict) and all(isinstance(r.get(k), str) for k in ("block", "config"))
+                and all(k in r for k in ("xc7_lut", "xc7_ff"))
+                and all(isinstance(r.get(k), (int, float)) and not isinstance(r[k], bool) for k in numbers)
+                and isinstance(r.get("ice40_fmax_mhz"), (int, float, type(None))))
+    if not isinstance(smoke_rows, list) or not all(usable(r) for r in smoke_rows):
+        raise SystemExit(f"summary: {smoke}: not a list of synthesis results (block, config, xc7_lut, xc7_ff "
+                         f"and the numbers {', '.join(numbers)}); make synth-smoke writes it")
 print("\n================ lossless: summary of this run ================")
 if os.path.exists(log):
     text = open(log, errors="replace").read()
@@ -30,10 +48,9 @@ if os.path.exists(log):
         print("  (no bench results in the last CTest log)")
 else:
     print(f"(no CTest log at {log})")
-smoke = os.path.join(build, "synth", "smoke.json")
-if os.path.exists(smoke):
+if smoke_rows is not None:
     print("Synthesis, one configuration per block (make synth for all):")
-    for r in json.load(open(smoke)):
+    for r in smoke_rows:
         fm = r.get("ice40_fmax_mhz")
         print(f"  {r['block']:7s} {r['config']:10s}: {r['nand2_eq']:>7,} NAND2-eq ({r['area_um2']:,.0f} um^2 IHP SG13G2), "
               f"{r['memory_bits']:,} memory bits, ABC delay {r['abc_delay_ps']:,.0f} ps, "

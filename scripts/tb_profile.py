@@ -20,6 +20,8 @@ import re
 import subprocess
 import sys
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # bench name -> its executable under the build directory
 BENCHES = {
@@ -85,15 +87,23 @@ def main():
         die("--cycles must be at least 100 (the benches' shortest run)")
     if a.jobs < 1:
         die("-j must be at least 1")
+    if a.seed < 0:
+        die(f"--seed must be at least 0 (got {a.seed})")
+    if not os.path.isdir(a.build):
+        die(f"--build {a.build}: {'not a directory' if os.path.exists(a.build) else 'no such directory'} "
+            "(make build first)")
     out = os.path.join(a.build, "tb_profile")
-    os.makedirs(out, exist_ok=True)
-    jobs = []
-    for b in a.bench or list(BENCHES):
-        exe = os.path.join(a.build, BENCHES[b])
-        if not os.access(exe, os.X_OK):
+    if dir_problem(out):
+        die(f"{out}: {dir_problem(out)}")
+    exes = {b: os.path.join(a.build, BENCHES[b]) for b in a.bench or list(BENCHES)}
+    for exe in exes.values():
+        if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             die(f"no bench {exe} (make build first)")
+    jobs = []
+    for b, exe in exes.items():
         for s in list_sets(exe):
             jobs.append((b, exe, s))
+    os.makedirs(out, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda j: profile(j[0], j[1], j[2], a.cycles, a.seed, out), jobs))
     bad = [r for r in rows if "error" in r]

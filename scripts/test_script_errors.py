@@ -15,6 +15,27 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
   peers.py        --balancers empty or with an empty name; a missing --scenario file; an
                   unknown balancer (needs --sim: skipped, with a note, when it is absent)
   signoff.py      --readme missing or a directory; --build a regular file
+  sim_compare.py  --base a directory; a missing scenario; --out under a file
+  sim_demo.py     --jobs 0; --sim a directory; --scenario a directory; --out a regular file
+  sim_bench.py    --out a regular file
+  summary.py      build/synth/smoke.json not JSON, or without a key
+  coverage.py     --out a regular file; --build under a file; an unknown bench; --holes -1
+  formal.py, gates.py, equiv.py  --out a regular file; gates.py --cycles 0; equiv.py
+                  --timeout 0 and an unknown block (no --out left behind)
+  mutants.py      --matrix --sets naming no set, or empty; --build a regular file
+  sim_demo.py, formal.py, gates.py, equiv.py, mutants.py, jobs.py run: an empty --out
+                  (--build), which was the current directory or a traceback
+  lint.py         a block "" or ".." (linted nothing and passed); -j 0; an unknown block after
+                  a known one
+  tb_profile.py   --build a regular file or missing (was created); --seed -1
+  jobs.py         status / gather / resume / exec on a directory that is missing or a file, a
+                  manifest.json that is JSON but no manifest (a list, no jobs, an unknown flow,
+                  a job without its fields), a result that is JSON but no object; exec without
+                  --task or with a SLURM_ARRAY_TASK_ID that is no number; resume --jobs 0 or
+                  --max-parallel 0; run soak --cycles 0; run --out a regular file
+  test_slurm.py, gates_icarus.py  a --cycles / --full-cycles a bench would refuse (below 100)
+  (where the old script would have started a long run, the case also holds a second bad
+  argument the old script tripped on first, so no synthesis or mutant run can start)
 
 and next to them: --help of each script, and sim_plot.py on a good (synthetic) run beside one
 without a completed flow writes both plots (needs gnuplot: skipped, with a note, when absent).
@@ -77,6 +98,134 @@ def runs(tmp):
     write(os.path.join(tmp, "runs", "again", "good", "summary.json"), summary())
     write(os.path.join(tmp, "runs", "again", "good", "flows.csv"), FLOWS)
     return lambda name: os.path.join(tmp, "runs", name)
+
+
+def manifest(d, text):
+    """A jobs.py run directory holding manifest.json (text) and nothing else."""
+    write(os.path.join(d, "manifest.json"), text)
+    return d
+
+
+JOB = {"id": "a", "kind": "cmd", "args": {"cmd": ["true"]}, "time_min": 10, "mem_mb": 512, "key": "0"}
+
+
+def more_cases(tmp):
+    """The cases of sim_compare.py ... jobs.py (none needs a simulator or a build)."""
+    py = sys.executable   # an executable file that stands in for the simulator
+    a_file = os.path.join(tmp, "a_file")
+    under = os.path.join(a_file, "sub")
+    scen = os.path.join(tmp, "scen.json")
+    write(scen, "{}\n")
+    write(os.path.join(tmp, "b_notjson", "synth", "smoke.json"), "{ not json")
+    write(os.path.join(tmp, "b_nokey", "synth", "smoke.json"), json.dumps([{"block": "marker"}]))
+    cmp_, demo, cov, covb = (os.path.join(tmp, n) for n in ("cmp", "demo", "cov", "covb"))
+    gates, equiv, mut, nob = (os.path.join(tmp, n) for n in ("gates", "equiv", "mut", "nobuild"))
+    jdir = os.path.join(tmp, "jobs_ok")
+    ok_man = json.dumps({"flow": "list", "jobs": [JOB], "gather": {}})
+    manifest(jdir, ok_man)
+    write(os.path.join(tmp, "list.json"), json.dumps([{k: JOB[k] for k in ("id", "kind", "args")}]))
+    jlist = manifest(os.path.join(tmp, "jobs_list"), "[]\n")
+    jnojobs = manifest(os.path.join(tmp, "jobs_nojobs"), json.dumps({"flow": "list"}))
+    jflow = manifest(os.path.join(tmp, "jobs_flow"), json.dumps({"flow": "nope", "jobs": []}))
+    jjob = manifest(os.path.join(tmp, "jobs_job"), json.dumps({"flow": "list", "jobs": [{"id": "a"}]}))
+    jlog = [os.path.join(jdir, "logs"), os.path.join(jdir, "results")]
+    jfile = [os.path.join(jdir, "manifest.json")]
+    with open(os.path.join(ROOT, "tb", "marker", "mutants.json")) as f:
+        mutant = json.load(f)["mutants"][0]["id"]
+    no_slurm = ["env", "-u", "SLURM_ARRAY_TASK_ID"]
+    return [
+        ("sim_compare: --base a directory", script("sim_compare.py") + ["--base", tmp, "--new", py, "--out", cmp_],
+         "not an executable file", None, [cmp_], []),
+        ("sim_compare: a missing scenario", script("sim_compare.py") + ["--base", py, "--new", py, "--out", cmp_,
+                                                                         os.path.join(tmp, "none.json")],
+         "no such scenario file", None, [cmp_], []),
+        ("sim_compare: --out under a file", script("sim_compare.py") + ["--base", py, "--new", py, "--out", under, scen],
+         "--out", None, [], [a_file]),
+        ("sim_demo: --jobs 0", script("sim_demo.py") + ["--sim", py, "--scenario", scen, "--out", demo, "--jobs", "0"],
+         "--jobs", None, [demo], []),
+        ("sim_demo: --sim a directory", script("sim_demo.py") + ["--sim", tmp, "--scenario", scen, "--out", demo],
+         "--sim", None, [demo], []),
+        ("sim_demo: --scenario a directory", script("sim_demo.py") + ["--sim", py, "--scenario", tmp, "--out", demo],
+         "--scenario", None, [demo], []),
+        ("sim_demo: --out a regular file", script("sim_demo.py") + ["--sim", py, "--scenario", scen, "--out", a_file],
+         "--out", None, [], [a_file]),
+        ("sim_demo: --out empty", script("sim_demo.py") + ["--sim", py, "--scenario", scen, "--out", ""],
+         "empty path", None, [], []),
+        ("sim_bench: --out a regular file", script("sim_bench.py") + ["--sim", py, "--out", a_file, "--skip-large"],
+         "--out", None, [], [a_file]),
+        ("summary: smoke.json not JSON", script("summary.py") + [os.path.join(tmp, "b_notjson")], "smoke.json", None,
+         [], []),
+        ("summary: smoke.json without a key", script("summary.py") + [os.path.join(tmp, "b_nokey")], "smoke.json", None,
+         [], []),
+        ("coverage: --out a regular file", script("coverage.py") + ["--out", a_file, "--build", covb],
+         "--out", None, [covb], [a_file]),
+        ("coverage: --build under a file", script("coverage.py") + ["--out", cov, "--build", under],
+         "--build", None, [cov], [a_file]),
+        ("coverage: an unknown bench", script("coverage.py") + ["--benches", "nope", "--out", cov, "--build", under],
+         "nope", None, [cov], [a_file]),
+        ("coverage: --holes -1", script("coverage.py") + ["--holes", "-1", "--out", cov, "--build", under],
+         "--holes", None, [cov], [a_file]),
+        ("formal: --out a regular file", script("formal.py") + ["--out", a_file], "--out", None, [], [a_file]),
+        # "" was the current directory (the repository): each case also names something the old
+        # script refused before it started work there
+        ("formal: --out empty", script("formal.py") + ["--out", "", "--property", "nope_prop"], "empty path", None,
+         [], []),
+        ("gates: --out empty", script("gates.py") + ["--bench", "marker", "--set", "nope_set", "--out", ""],
+         "empty path", None, [], []),
+        ("equiv: --out empty", script("equiv.py") + ["--block", "marker", "--config", "nope", "--out", ""],
+         "empty path", None, [], []),
+        ("mutants: --build empty", script("mutants.py") + ["marker", "--only", "nope_id", "--build", ""], "empty path",
+         None, [], []),
+        ("jobs: run --out empty", script("jobs.py") + ["run", "list", "--list", os.path.join(tmp, "none.json"),
+                                                       "--out", ""], "empty path", None, [], []),
+        ("gates: --out a regular file", script("gates.py") + ["--bench", "marker", "--out", a_file], "--out", None,
+         [], [a_file]),
+        ("gates: --cycles 0", script("gates.py") + ["--bench", "marker", "--cycles", "0", "--out", under],
+         "--cycles", None, [], [a_file]),
+        ("equiv: an unknown block leaves no --out", script("equiv.py") + ["--block", "nope", "--out", equiv],
+         "nope", None, [equiv], []),
+        ("equiv: --out a regular file", script("equiv.py") + ["--out", a_file], "--out", None, [], [a_file]),
+        ("equiv: --timeout 0", script("equiv.py") + ["--timeout", "0", "--block", "marker", "--config", "nope",
+                                                     "--out", equiv], "--timeout", None, [equiv], []),
+        ("mutants: --matrix --sets naming no set", script("mutants.py") + ["marker", "--matrix", "--sets", "zz",
+                                                                            "--build", mut],
+         "zz", None, [mut], []),
+        ("mutants: --matrix --sets empty", script("mutants.py") + ["marker", "--matrix", "--sets", "", "--only",
+                                                                    "nope_id", "--build", mut],
+         "--sets", None, [mut], []),
+        ("mutants: --build a regular file", script("mutants.py") + ["marker", "--only", mutant, "--build", a_file],
+         "--build", None, [], [a_file]),
+        ("lint: an empty block name", script("lint.py") + [""], "no block ''", None, [], []),
+        ("lint: block ..", script("lint.py") + [".."], "no block '..'", None, [], []),
+        ("lint: -j 0", script("lint.py") + ["-j", "0", "marker"], "--jobs", None, [], []),
+        ("lint: an unknown block after a known one", script("lint.py") + ["marker", "nope"], "nope", None, [], []),
+        ("tb_profile: --build a regular file", script("tb_profile.py") + ["--build", a_file], "--build", None, [],
+         [a_file]),
+        ("tb_profile: --build missing", script("tb_profile.py") + ["--build", nob], "--build", None, [nob], []),
+        ("tb_profile: --seed -1", script("tb_profile.py") + ["--seed", "-1", "--build", nob], "--seed", None, [nob], []),
+        ("jobs: status of a missing directory", script("jobs.py") + ["status", os.path.join(tmp, "nojobs")], "nojobs",
+         None, [os.path.join(tmp, "nojobs")], []),
+        ("jobs: exec in a regular file", script("jobs.py") + ["exec", a_file, "--task", "0"], a_file, None, [], [a_file]),
+        ("jobs: status, manifest.json a list", script("jobs.py") + ["status", jlist], "manifest.json", None, [],
+         [os.path.join(jlist, "manifest.json")]),
+        ("jobs: gather, manifest.json without jobs", script("jobs.py") + ["gather", jnojobs], "manifest.json", None,
+         [os.path.join(jnojobs, "results.json")], [os.path.join(jnojobs, "manifest.json")]),
+        ("jobs: resume, manifest.json of an unknown flow", script("jobs.py") + ["resume", jflow], "manifest.json", None,
+         [os.path.join(jflow, "logs")], [os.path.join(jflow, "manifest.json")]),
+        ("jobs: exec, a job without its fields", script("jobs.py") + ["exec", jjob, "--task", "0"], "job 0", None,
+         [os.path.join(jjob, "logs"), os.path.join(jjob, "results")], [os.path.join(jjob, "manifest.json")]),
+        ("jobs: exec without --task", no_slurm + script("jobs.py") + ["exec", jdir], "--task", None, jlog, jfile),
+        ("jobs: exec, SLURM_ARRAY_TASK_ID no number", ["env", "SLURM_ARRAY_TASK_ID=x"] + script("jobs.py")
+         + ["exec", jdir], "SLURM_ARRAY_TASK_ID", None, jlog, jfile),
+        ("jobs: resume --jobs 0", script("jobs.py") + ["resume", jdir, "--jobs", "0"], "--jobs", None, jlog, jfile),
+        ("jobs: resume --max-parallel 0", script("jobs.py") + ["resume", jdir, "--max-parallel", "0"], "--max-parallel",
+         None, jlog, jfile),
+        ("jobs: run soak --cycles 0", script("jobs.py") + ["run", "soak", "--cycles", "0", "--build", nob, "--out",
+                                                           os.path.join(tmp, "soak")],
+         "--cycles", None, [os.path.join(tmp, "soak")], []),
+        ("jobs: run --out a regular file", script("jobs.py") + ["run", "list", "--list", os.path.join(tmp, "list.json"),
+                                                                "--out", a_file], "--out", None, [], [a_file]),
+    ]
 
 
 def cases(tmp, sim):
@@ -149,6 +298,16 @@ def cases(tmp, sim):
         ("signoff: --build a regular file", script("signoff.py") + ["--build", a_file, "--readme", readme],
          "--build", None, [], [readme, a_file] + real),
     ]
+    c += more_cases(tmp)
+    # the benches refuse runs below 100 cycles: the scripts that pass --cycles say so first
+    c.append(("test_slurm: --cycles below 100 after --perturb's 10", script("test_slurm.py") + ["--cycles", "105",
+                                                                                                "--perturb"],
+              "--cycles must be at least 110", None, [], []))
+    c.append(("gates_icarus: --full-cycles below 100", script("gates_icarus.py") + ["--block", "dcqcn", "--set", "s0",
+                                                                                   "--netlist", a_file, "--cycles", "10",
+                                                                                   "--full-cycles", "50",
+                                                                                   "--out", os.path.join(tmp, "gi")],
+              "--full-cycles must be at least 100", None, [os.path.join(tmp, "gi")], [a_file]))
     if os.path.isdir("/proc"):
         c.append(("sim_plot: OUT under /proc", script("sim_plot.py") + ["/proc/ll_no_such_dir/plot", run("good")],
                   "/proc/ll_no_such_dir", None, ["/proc/ll_no_such_dir"], []))
@@ -191,13 +350,25 @@ def main():
                     shutil.rmtree(p)
                 elif os.path.exists(p):
                     os.remove(p)
-        for name in ("sim_plot.py", "experiments.py", "cosim_check.py", "cosim_slowdown.py", "peers.py", "signoff.py"):
+        for name in ("sim_plot.py", "experiments.py", "cosim_check.py", "cosim_slowdown.py", "peers.py", "signoff.py",
+                     "sim_compare.py", "sim_demo.py", "summary.py", "sim_bench.py", "coverage.py", "formal.py",
+                     "gates.py", "equiv.py", "mutants.py", "lint.py", "tb_profile.py", "jobs.py"):
             checks += 1
             r = subprocess.run(script(name) + ["--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
             if r.returncode or not r.stdout.startswith("usage:") or r.stderr:
                 failed.append(f"{name} --help: exit {r.returncode}, stderr {r.stderr.strip()[-200:]!r}")
             elif not a.quiet:
                 print(f"test_script_errors: {name} --help: ok")
+        # a result file that is JSON but no object counts as not run (as one that is not JSON)
+        checks += 1
+        jres = manifest(os.path.join(tmp, "jobs_res"), json.dumps({"flow": "list", "jobs": [JOB], "gather": {}}))
+        write(os.path.join(jres, "results", "a.json"), "[]\n")
+        r = subprocess.run(script("jobs.py") + ["status", jres], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        if r.returncode != 1 or r.stderr or "0 failed, 1 pending" not in r.stdout:
+            failed.append(f"jobs.py status, a result that is a JSON list: exit {r.returncode}, "
+                          f"stderr {r.stderr.strip()[-200:]!r}, stdout {r.stdout[-200:]!r}")
+        elif not a.quiet:
+            print("test_script_errors: jobs.py status, a result that is a JSON list: counted as not run: ok")
         if shutil.which("gnuplot"):
             checks += 1
             plot = os.path.join(tmp, "plot")

@@ -234,6 +234,10 @@ def main():
                     help="instead of the test: start the cluster, run the shell command CMD with SLURM_CONF "
                          "pointing at it (e.g. 'make experiment NAME=dcqcn_loss RUNNER=slurm'), stop it")
     a = ap.parse_args()
+    low = 100 + (10 if a.perturb else 0)  # the benches' shortest run, after --perturb's 10 fewer
+    if a.cycles < low:
+        die(f"--cycles must be at least {low} (the benches refuse runs below 100 cycles"
+            + (", and --perturb takes 10 off one)" if a.perturb else ")"))
     build = os.path.abspath(a.build)
     sims = [os.path.join(build, "sim", "lossless_sim"), os.path.join(build, "tools", "sim", "lossless_sim")]
     missing = [d for d in DAEMONS if not shutil.which(d) and not os.path.exists(f"/usr/sbin/{d}")]
