@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "sim", "scenarios", "demo.json")
 BASE = ["--set", 'duration="10ms"', "--set", 'balancer.mode="drill"']
@@ -105,6 +107,8 @@ def main():
     a = ap.parse_args()
     if a.runs < 1:
         die("--runs must be at least 1")
+    if a.out is not None and dir_problem(a.out):
+        die(f"--out {a.out}: {dir_problem(a.out)}")
     build = os.path.abspath(a.build)
     model_exe = os.path.join(build, "sim", "lossless_sim")
     rtl_exe = os.path.join(build, "sim", "cosim", "lossless_sim_cosim")
@@ -112,8 +116,6 @@ def main():
         if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             die(f"{exe}: not an executable (make cosim builds it)")
     work = os.path.abspath(a.out or os.path.join(build, "slowdown"))
-    if os.path.exists(work) and not os.path.isdir(work):
-        die(f"--out {work}: exists and is not a directory")
     os.makedirs(work, exist_ok=True)
 
     t0 = time.monotonic()

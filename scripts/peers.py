@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_plot import plots  # noqa: E402
+from ll_out import dir_problem  # noqa: E402
 
 FABRICS = [
     ("pfc-gbn", ['switch.pfc.enable=true', 'nic.transport="gbn"']),
@@ -84,6 +85,8 @@ def main():
         sys.exit(f"peers: {a.sim}: no simulator executable there (make peers builds it)")
     if not os.path.isfile(a.scenario):
         sys.exit(f"peers: --scenario {a.scenario}: no such scenario file")
+    if dir_problem(a.out):
+        sys.exit(f"peers: --out {a.out}: {dir_problem(a.out)}")
     try:
         names = balancers(a.sim)
         if want is not None:

@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 
+from ll_out import dir_problem  # scripts/ll_out.py
+
 
 def label(name, summary):
     """A run's legend entry: its name and how many of its flows did not complete."""
@@ -170,8 +172,8 @@ def main():
     ap.add_argument("runs", nargs="+", help="run directories (each with summary.json, flows.csv)")
     args = ap.parse_args()
     out, runs = args.out, args.runs
-    if os.path.exists(out) and not os.path.isdir(out):
-        sys.exit(f"sim_plot: OUT {out}: exists and is not a directory")
+    if dir_problem(out):
+        sys.exit(f"sim_plot: OUT {out}: {dir_problem(out)}")
     results, dirs = [], {}
     for d in runs:
         name = os.path.basename(os.path.normpath(d))

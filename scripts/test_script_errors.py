@@ -11,9 +11,10 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
   experiments.py  --full with --out (--full writes the committed results/ only); jobs.py the same
                   with --exp-out
   cosim_check.py  an unknown --mutant block, mutant id or case; --mutant with --no-mutant
-  cosim_slowdown.py  --runs 0; no co-simulation build
+  cosim_slowdown.py  --runs 0; no co-simulation build; --out under a file
   peers.py        --balancers empty or with an empty name; a missing --scenario file; an
-                  unknown balancer (needs --sim: skipped, with a note, when it is absent)
+                  unknown balancer, --out a regular file (need --sim: skipped, with a note,
+                  when it is absent)
   signoff.py      --readme missing or a directory; --build a regular file
   sim_compare.py  --base a directory; a missing scenario; --out under a file
   sim_demo.py     --jobs 0; --sim a directory; --scenario a directory; --out a regular file
@@ -263,6 +264,8 @@ def cases(tmp, sim):
                                                                            "--exp-out", os.path.join(tmp, "exp"),
                                                                            "--sim", os.path.join(tmp, "no_sim")],
          "--exp-out", None, [os.path.join(tmp, "jobs"), os.path.join(tmp, "exp")], real),
+        ("cosim_slowdown: --out under a file", script("cosim_slowdown.py") + ["--out", os.path.join(a_file, "slow")],
+         a_file, None, [], [a_file]),
         ("cosim_slowdown: --runs 0", script("cosim_slowdown.py") + ["--runs", "0", "--out", os.path.join(tmp, "slow")],
          "--runs", None, [os.path.join(tmp, "slow")], []),
         ("cosim_slowdown: no co-simulation build", script("cosim_slowdown.py") + ["--build", os.path.join(tmp, "nobuild"),
@@ -312,6 +315,8 @@ def cases(tmp, sim):
         c.append(("sim_plot: OUT under /proc", script("sim_plot.py") + ["/proc/ll_no_such_dir/plot", run("good")],
                   "/proc/ll_no_such_dir", None, ["/proc/ll_no_such_dir"], []))
     if os.access(sim, os.X_OK):
+        c.append(("peers: --out a regular file", script("peers.py") + ["--sim", sim, "--out", a_file], a_file, None, [],
+                  [a_file]))
         c.append(("peers: an unknown balancer", script("peers.py") + ["--sim", sim, "--balancers", "ecmp,nope", "--out",
                                                                       os.path.join(tmp, "peers")],
                   "nope", None, [os.path.join(tmp, "peers")], []))
