@@ -98,8 +98,8 @@ def plots(out, results, dirs=None):
         if done and not vals[name]:
             raise RuntimeError(f"{dirs[name]}: summary.json counts {done} completed flows, flows.csv none")
     data = os.path.join(out, "data")
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise RuntimeError(f"{out}: exists and is not a directory")
+    if dir_problem(out):  # the callers (main, sim_demo, peers) asked it already, before their runs
+        raise RuntimeError(f"{out}: {dir_problem(out)}")
     try:
         os.makedirs(data, exist_ok=True)
     except OSError as e:

@@ -10,7 +10,6 @@
 #include "sim/dcqcn_recipe.h"
 #include "sim/network.h"
 #include "sim/network_util.h"
-#include "sim/units.h"
 
 namespace ll::sim {
 
@@ -37,12 +36,7 @@ void Network::build_host(NodeId n) {
     try {
       c.validate();
     } catch (const std::invalid_argument& e) {
-      // The line rate is the host link's, not a nic key's: name the link.
-      const std::string m = e.what();
-      if (m.find("LineRateMbps") != std::string::npos) {
-        config_error(s_, "topology", "host link of " + node.name + " (" + format_rate(h.bps) + "): " + m);
-      }
-      config_error(s_, "nic", m);
+      config_error(s_, "nic", e.what());
     }
     h.dcqcn = std::make_unique<dcqcn::Model>(c);
     h.dcqcn->reset_transaction();
