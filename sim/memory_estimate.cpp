@@ -23,7 +23,7 @@ uint64_t estimate_routing_bytes(const Topology& t) {
 
 double estimate_flow_count(const Scenario& s) {
   double flows = 0;
-  for (const TrafficSpec& t : s.traffic) flows += expected_flow_count(t, s.topology) + static_cast<double>(t.file_flows.size());
+  for (const TrafficSpec& t : s.traffic) flows += flow_count(t, s.topology);
   return flows;
 }
 

@@ -20,7 +20,8 @@ uint64_t estimate_memory_bytes(const Scenario& s);
 // fabric's own memory included. The guard takes the large run's figure, so it refuses no
 // run that fits.
 constexpr unsigned kBytesPerFlow = 270;
-// The workload's flows: the expected count of its Poisson sources and its flow files.
+// The workload's flows: the expected count of its Poisson sources, the exact count of the
+// others (flow_count).
 double estimate_flow_count(const Scenario& s);
 // The routing tables' part alone (what validating a topology builds).
 uint64_t estimate_routing_bytes(const Topology& t);

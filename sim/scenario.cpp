@@ -443,6 +443,14 @@ TrafficSpec parse_traffic(const json& j, const std::string& path, const Context&
     const size_t colon = msg.find(": ");
     o.fail(o.key(msg.substr(0, colon)), msg.substr(colon + 2));
   }
+  if (s.arrival == Arrival::Once) {  // an incast's rounds x senders x receivers can be as many
+    const double n = flow_count(s, topo);
+    if (n > static_cast<double>(kMaxFlows)) {
+      o.fail(o.key(s.pattern == Pattern::Incast ? "repeat" : "pattern"),
+             std::to_string(static_cast<uint64_t>(n)) + " flows, more than the " + std::to_string(kMaxFlows) +
+                 " a scenario may generate");
+    }
+  }
   return s;
 }
 

@@ -220,12 +220,17 @@ TEST(Scenario, ImpossibleWorkloads) {
 // at load 1 on 16 hosts for 1 ms are 2 x 10^7 flows, ~7 GB, where the fabric alone is ~1 MB.
 TEST(Scenario, MemoryEstimateCountsFlows) {
   const Scenario few = parse(base(kLeafSpine, kPerm));
-  EXPECT_DOUBLE_EQ(estimate_flow_count(few), 0.0);  // "once" flows: a host-scale count
+  EXPECT_DOUBLE_EQ(estimate_flow_count(few), 16.0);  // a permutation: one flow a host
   EXPECT_LT(estimate_memory_bytes(few), uint64_t{10} << 20);
   const Scenario many = parse(base(
       kLeafSpine, "{\"pattern\": \"random\", \"arrival\": \"poisson\", \"load\": 1, \"size\": 1}"));
   EXPECT_NEAR(estimate_flow_count(many), 2e7, 2e5);
   EXPECT_GE(estimate_memory_bytes(many), uint64_t{20'000'000} * kBytesPerFlow * 99 / 100);
+  // an incast's rounds count as well: 3 senders x 2 receivers x 1000 rounds
+  const Scenario rounds = parse(base(kLeafSpine,
+      "{\"pattern\": \"incast\", \"senders\": 3, \"receivers\": 2, \"repeat\": 1000, \"interval\": \"100ns\", "
+      "\"size\": 1}"));
+  EXPECT_DOUBLE_EQ(estimate_flow_count(rounds), 6000.0);
 }
 
 // Every shipped example parses to what it says it is: each file has a row here (a new

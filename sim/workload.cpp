@@ -250,6 +250,18 @@ double expected_flow_count(const TrafficSpec& s, const Topology& topo) {
   return s.load * rate / (8.0 * s.size.mean()) * static_cast<double>(s.stop - s.start) / static_cast<double>(kSec);
 }
 
+double flow_count(const TrafficSpec& s, const Topology& topo) {
+  if (s.arrival == Arrival::Poisson) return expected_flow_count(s, topo);
+  const double hosts = static_cast<double>(topo.num_hosts());
+  switch (s.pattern) {
+    case Pattern::Pairs: return s.pairs;
+    case Pattern::Shuffle: return hosts * (hosts - 1);
+    case Pattern::Incast: return static_cast<double>(s.incast_senders) * s.incast_receivers * s.repeat;
+    case Pattern::File: return static_cast<double>(s.file_flows.size());
+    default: return hosts;  // Permutation, Stride, Random: one flow a host
+  }
+}
+
 std::vector<Flow> generate_flows(const std::vector<TrafficSpec>& specs, const Topology& topo, uint64_t seed) {
   const size_t hosts = topo.num_hosts();
   const uint64_t base = ll::derive_seed(seed, 0x574F524B4C4F4144ull);  // "WORKLOAD"

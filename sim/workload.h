@@ -116,6 +116,10 @@ constexpr uint64_t kMaxFlows = 100'000'000;
 
 // Expected number of flows of a Poisson entry (an upper bound for Pairs), 0 otherwise.
 double expected_flow_count(const TrafficSpec& s, const Topology& topo);
+// The flows an entry generates: the expected count of a Poisson entry, the exact count of
+// the others (one a host, a pair, every ordered pair for Shuffle, senders x receivers x
+// rounds for Incast, the file's lines).
+double flow_count(const TrafficSpec& s, const Topology& topo);
 
 // All flows of all entries, sorted by (start, entry, generation order), ids 0..n-1.
 // Entry i draws from its own stream derived from (seed, i).
