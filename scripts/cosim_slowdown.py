@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What the RTL in the loop costs: the demo fabric (64 hosts, sim/scenarios/demo.json) for
-10 ms with DRILL, run once as the pure model and once per row with a set of its blocks as
+10 ms with DRILL, run as the pure model and, a row each, with a set of its blocks as
 Verilated RTL (lossless_sim_cosim), then the same for two NICs' DCQCN blocks against the
 model's cycle face. Prints the two Markdown tables docs/cosim.md and README show.
 
@@ -8,9 +8,10 @@ model's cycle face. Prints the two Markdown tables docs/cosim.md and README show
 
 Every row runs --runs times, the rows interleaved (run 1 of every row, then run 2, ...), so
 a change in the machine's load touches every row alike; a row's CPU seconds are the least of
-its runs (summary.json performance.cpu_s). Each RTL run's flows.csv must equal its model
-run's byte for byte, else the script fails (exit 1): a slowdown of a run that computed
-something else is no figure. Exit 2 on bad arguments (one line, before anything runs)."""
+its runs (summary.json performance.cpu_s). Each RTL run's flows.csv must equal the same
+round's model run's byte for byte, else the script fails (exit 1): a slowdown of a run that
+computed something else is no figure. Exit 2 on bad arguments or a missing build (one line,
+before anything runs)."""
 import argparse
 import filecmp
 import json
