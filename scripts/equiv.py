@@ -540,6 +540,8 @@ def main():
     if a.timeout < 1:
         die(f"--timeout must be >= 1 (got {a.timeout})")
     PROOF_TIMEOUT_S = a.timeout   # read by prove() in the worker processes (fork)
+    if a.selftest_only and (a.block or a.config):
+        die("--selftest-only runs the negative test alone: no --block or --config with it")
     if dir_problem(a.out):   # ("" too: as an absolute path it would be the current directory)
         die(f"--out {a.out}: {dir_problem(a.out)}")
     a.out = os.path.abspath(a.out)

@@ -429,6 +429,8 @@ def main():
         die(f"--stop-after {a.stop_after} needs --netlist generic (got {a.netlist})")
     if a.pset and (not a.bench or len(a.bench) != 1 or a.selftest or a.selftest_only):
         die("--set needs exactly one --bench and no --selftest / --selftest-only")
+    if a.selftest_only and a.bench:
+        die("--selftest-only runs the negative test alone: no --bench with it")
     want = set(a.bench or names)
     if a.selftest_only:
         want = {SELFTEST}

@@ -464,6 +464,8 @@ def main():
         try:
             if re.fullmatch(r"\d+-\d+", a.seeds):
                 lo, hi = map(int, a.seeds.split("-"))
+                if hi - lo + 1 > 1000:  # before the list is built (every mutant x set x seed is a bench run)
+                    die(f"--seeds {a.seeds}: {hi - lo + 1} seeds, at most 1000")
                 seeds = list(range(lo, hi + 1))
             else:
                 seeds = [int(x) for x in a.seeds.split(",")]
@@ -471,6 +473,8 @@ def main():
             seeds = None
         if not seeds or min(seeds) < 1:
             die(f"--seeds {a.seeds}: expected a range A-B or a list A,B,... of seeds >= 1")
+        if len(seeds) > 1000:
+            die(f"--seeds {a.seeds}: {len(seeds)} seeds, at most 1000")
     if a.update_hints and a.matrix:
         die("--update-hints and --matrix do not go together (the hints name first kills)")
     names = a.benches or blocks_with_mutants()

@@ -42,9 +42,13 @@ def main():
             sys.exit(f"sim_compare: {b}: not an executable file")
     scenarios = args.scenarios or sorted(glob.glob(f"{ROOT}/sim/scenarios/*.json") +
                                          glob.glob(f"{ROOT}/sim/scenarios/*.toml"))
+    names = {}
     for sc in scenarios:  # every one before the first run
         if not os.path.isfile(sc):
             sys.exit(f"sim_compare: {sc}: no such scenario file")
+        if os.path.basename(sc) in names:  # its runs would replace the other's (a run is named by its file)
+            sys.exit(f"sim_compare: {sc}: a second scenario named {os.path.basename(sc)} (also {names[os.path.basename(sc)]})")
+        names[os.path.basename(sc)] = sc
     if args.out is not None and dir_problem(args.out):
         sys.exit(f"sim_compare: --out {args.out}: {dir_problem(args.out)}")
     tmp = None if args.out is not None else tempfile.TemporaryDirectory(prefix="sim-compare-")

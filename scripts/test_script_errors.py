@@ -16,14 +16,17 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
                   unknown balancer, --out a regular file (need --sim: skipped, with a note,
                   when it is absent)
   signoff.py      --readme missing or a directory; --build a regular file
-  sim_compare.py  --base a directory; a missing scenario; --out under a file
+  sim_compare.py  --base a directory; a missing scenario; --out under a file; two scenarios
+                  of one file name (their runs shared a directory)
   sim_demo.py     --jobs 0; --sim a directory; --scenario a directory; --out a regular file
   sim_bench.py    --out a regular file
   summary.py      build/synth/smoke.json not JSON, or without a key
   coverage.py     --out a regular file; --build under a file; an unknown bench; --holes -1
   formal.py, gates.py, equiv.py  --out a regular file; gates.py --cycles 0; equiv.py
                   --timeout 0 and an unknown block (no --out left behind)
-  mutants.py      --matrix --sets naming no set, or empty; --build a regular file
+  mutants.py      --matrix --sets naming no set, or empty; --build a regular file; --seeds
+                  1-1000000000 (the list was built first: killed for memory)
+  gates.py, equiv.py  --selftest-only with --bench / --block (they were ignored)
   sim_demo.py, formal.py, gates.py, equiv.py, mutants.py, jobs.py run: an empty --out
                   (--build), which was the current directory or a traceback
   lint.py         a block "" or ".." (linted nothing and passed); -j 0; an unknown block after
@@ -140,6 +143,15 @@ def more_cases(tmp):
         ("sim_compare: a missing scenario", script("sim_compare.py") + ["--base", py, "--new", py, "--out", cmp_,
                                                                          os.path.join(tmp, "none.json")],
          "no such scenario file", None, [cmp_], []),
+        ("sim_compare: two scenarios of one file name", script("sim_compare.py") + ["--base", py, "--new", py, "--out",
+                                                                                   cmp_, scen, scen],
+         "a second scenario named scen.json", None, [cmp_], []),
+        ("gates: --selftest-only with --bench", script("gates.py") + ["--selftest-only", "--bench", "marker", "--out", gates],
+         "--selftest-only", None, [gates], []),
+        ("equiv: --selftest-only with --block", script("equiv.py") + ["--selftest-only", "--block", "marker", "--out",
+                                                                      equiv], "--selftest-only", None, [equiv], []),
+        ("mutants: --seeds a range of 10^9", script("mutants.py") + ["marker", "--matrix", "--seeds", "1-1000000000",
+                                                                     "--build", mut], "at most 1000", None, [mut], []),
         ("sim_compare: --out under a file", script("sim_compare.py") + ["--base", py, "--new", py, "--out", under, scen],
          "--out", None, [], [a_file]),
         ("sim_demo: --jobs 0", script("sim_demo.py") + ["--sim", py, "--scenario", scen, "--out", demo, "--jobs", "0"],
