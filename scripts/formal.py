@@ -59,8 +59,13 @@ def configs():
     for b in ll_rtl.blocks():
         path = os.path.join(ROOT, "tb", b, "formal.json")
         if os.path.exists(path):
-            with open(path) as f:
-                out[b] = json.load(f)
+            try:
+                with open(path) as f:
+                    out[b] = json.load(f)
+            except (OSError, json.JSONDecodeError) as e:
+                die(f"tb/{b}/formal.json: {e}")
+            if not isinstance(out[b], dict):
+                die(f"tb/{b}/formal.json: not a JSON object")
     return out
 
 

@@ -212,21 +212,28 @@ def main():
     args = ap.parse_args()
     if args.all == bool(args.block):
         ap.error("give a block or --all")
-    blocks = [args.block] if args.block else sorted(
-        d for d in os.listdir(os.path.join(ROOT, "rtl"))
-        if os.path.exists(os.path.join(ROOT, "rtl", d, f"{d}_params.json")))
+    known = sorted(d for d in os.listdir(os.path.join(ROOT, "rtl"))
+                   if os.path.isfile(os.path.join(ROOT, "rtl", d, f"{d}_params.json")))
+    if args.block and args.block not in known:
+        fail(f"unknown block '{args.block}' (blocks with a parameter source: {', '.join(known)})")
+    blocks = [args.block] if args.block else known
+    generated = {}
+    for b in blocks:  # every output formed before any is written
+        try:
+            generated.update(outputs(b))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            fail(f"rtl/{b}/{b}_params.json: malformed ({type(e).__name__}: {e})")
     stale = []
-    for b in blocks:
-        for path, text in outputs(b).items():
-            old = open(path).read() if os.path.exists(path) else None
-            if old == text:
-                continue
-            if args.check:
-                stale.append(os.path.relpath(path, ROOT))
-            else:
-                with open(path, "w") as f:
-                    f.write(text)
-                print(f"params: wrote {os.path.relpath(path, ROOT)}")
+    for path, text in generated.items():
+        old = open(path).read() if os.path.exists(path) else None
+        if old == text:
+            continue
+        if args.check:
+            stale.append(os.path.relpath(path, ROOT))
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+            print(f"params: wrote {os.path.relpath(path, ROOT)}")
     if stale:
         print("params: stale generated files (run python3 scripts/params.py --all): " + ", ".join(stale),
               file=sys.stderr)

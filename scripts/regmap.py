@@ -21,25 +21,44 @@ def fail(msg):
     sys.exit(2)
 
 
+def known_blocks():
+    """The blocks with a register map source: rtl/<b>/<b>_regs.json."""
+    rtl = os.path.join(ROOT, "rtl")
+    return sorted(d for d in os.listdir(rtl) if os.path.isfile(os.path.join(rtl, d, f"{d}_regs.json")))
+
+
 def load(block):
+    if block not in known_blocks():
+        fail(f"unknown block '{block}' (blocks with a register map: {', '.join(known_blocks())})")
     path = os.path.join(ROOT, "rtl", block, f"{block}_regs.json")
-    if not os.path.isfile(path):
-        fail(f"{path} not found")
     try:
         with open(path) as f:
             spec = json.load(f)
-    except json.JSONDecodeError as e:
+    except (OSError, json.JSONDecodeError) as e:
         fail(f"{path}: {e}")
+    try:
+        return check(spec, block, path)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        fail(f"{path}: malformed ({type(e).__name__}: {e})")
+
+
+def check(spec, block, path):
+    if not isinstance(spec, dict):
+        fail(f"{path}: the top level must be an object")
     for key in ("block", "prefix", "desc", "regs"):
         if key not in spec:
             fail(f"{path}: missing key '{key}'")
+    if spec["block"] != block:
+        fail(f"{path}: \"block\" is '{spec['block']}', not '{block}'")
     seen = {}
     for r in spec["regs"]:
         for key in ("name", "addr", "access", "desc"):
             if key not in r:
                 fail(f"{path}: register {r.get('name', '?')}: missing key '{key}'")
         addr = int(r["addr"], 0) if isinstance(r["addr"], str) else r["addr"]
-        if addr % 4 or addr >= 4096:
+        if not isinstance(addr, int) or isinstance(addr, bool):
+            fail(f"{path}: register {r['name']}: address must be an integer")
+        if addr < 0 or addr % 4 or addr >= 4096:
             fail(f"{path}: register {r['name']}: address {addr:#x} not 4-byte aligned in 0..0xffc")
         if addr in seen:
             fail(f"{path}: registers {seen[addr]} and {r['name']} share address {addr:#x}")
@@ -49,13 +68,23 @@ def load(block):
         r["addr"] = addr
         used = 0
         for fld in r.get("fields", []):
+            for key in ("name", "lsb", "width"):
+                if key not in fld:
+                    fail(f"{path}: register {r['name']}: a field without '{key}'")
             lsb, w = fld["lsb"], fld["width"]
+            if not (isinstance(lsb, int) and isinstance(w, int)):
+                fail(f"{path}: {r['name']}.{fld['name']}: lsb and width must be integers")
             if w < 1 or lsb < 0 or lsb + w > 32:
                 fail(f"{path}: {r['name']}.{fld['name']}: bits {lsb}+{w} outside 0..31")
             mask = ((1 << w) - 1) << lsb
             if used & mask:
                 fail(f"{path}: {r['name']}.{fld['name']} overlaps another field")
             used |= mask
+    for c in spec.get("constants", []):
+        for key in ("name", "value", "desc"):
+            if key not in c:
+                fail(f"{path}: constant {c.get('name', '?')}: missing key '{key}'")
+        cval(c)
     return spec
 
 

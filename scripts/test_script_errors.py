@@ -38,6 +38,11 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
                   --task or with a SLURM_ARRAY_TASK_ID that is no number; resume --jobs 0 or
                   --max-parallel 0; run soak --cycles 0; run --out a regular file
   test_slurm.py, gates_icarus.py  a --cycles / --full-cycles a bench would refuse (below 100)
+  regmap.py, params.py  a block that is a path or '..' (regmap.py wrote beside a file it found
+                  there); regmap.py on a broken source (run as a copy in a tree of its own): not
+                  JSON, a field without its width, an address that is no number or negative, a
+                  constant without its value, "block" naming another block, a register that is
+                  no object (each was a traceback, or wrote a bad package)
   (where the old script would have started a long run, the case also holds a second bad
   argument the old script tripped on first, so no synthesis or mutant run can start)
 
@@ -241,6 +246,41 @@ def more_cases(tmp):
     ]
 
 
+def generator_cases(tmp):
+    """regmap.py and params.py: a block that is no block, and (regmap.py, run as a copy beside a
+    tree of its own) a register map source that is broken; none may write a generated file."""
+    tree = os.path.join(tmp, "regtree")
+    write(os.path.join(tree, "scripts", "regmap.py"), open(os.path.join(ROOT, "scripts", "regmap.py")).read())
+    good = {"block": "x", "prefix": "X", "desc": "d",
+            "regs": [{"name": "CTRL", "addr": "0x0", "access": "rw", "desc": "c",
+                      "fields": [{"name": "EN", "lsb": 0, "width": 1}]}],
+            "constants": [{"name": "K", "value": 3, "desc": "k"}]}
+    def broken(name, change):
+        spec = json.loads(json.dumps(good))
+        change(spec)
+        write(os.path.join(tree, "rtl", name, f"{name}_regs.json"), json.dumps(spec).replace('"block": "x"',
+                                                                                            f'"block": "{name}"'))
+        outs = [os.path.join(tree, "rtl", name, f"{name}_regs_pkg.sv"),
+                os.path.join(tree, "cpp_model", name, f"{name}_regs.h"), os.path.join(tree, "docs", f"{name}_regmap.md")]
+        return [sys.executable, os.path.join(tree, "scripts", "regmap.py"), name], outs
+    write(os.path.join(tree, "rtl", "notjson", "notjson_regs.json"), "{ not json")
+    c = [("regmap: a block that is an absolute path", script("regmap.py") + [tmp], "unknown block", None, [], []),
+         ("regmap: a block '..'", script("regmap.py") + [".."], "unknown block", None, [], []),
+         ("params: a block that is an absolute path", script("params.py") + [tmp], "unknown block", None, [], []),
+         ("regmap: a source that is not JSON", [sys.executable, os.path.join(tree, "scripts", "regmap.py"), "notjson"],
+          "notjson_regs.json", None, [os.path.join(tree, "docs", "notjson_regmap.md")], [])]
+    for what, name, change, must in [
+            ("a field without its width", "nowidth", lambda s: s["regs"][0]["fields"][0].pop("width"), "width"),
+            ("an address that is no number", "badaddr", lambda s: s["regs"][0].update(addr="zz"), "malformed"),
+            ("a negative address", "negaddr", lambda s: s["regs"][0].update(addr=-4), "aligned"),
+            ("a constant without its value", "noval", lambda s: s["constants"][0].pop("value"), "value"),
+            ("'block' naming another block", "other", lambda s: s.update(block="y"), "not 'other'"),
+            ("a register that is a list", "reglist", lambda s: s["regs"].append([1]), "malformed")]:
+        cmd, outs = broken(name, change)
+        c.append((f"regmap: {what}", cmd, must, "Traceback", outs, []))
+    return c
+
+
 def cases(tmp, sim):
     """(what, command, text stderr must hold, text it must not, paths that must stay absent,
     files that must stay unchanged)."""
@@ -314,6 +354,7 @@ def cases(tmp, sim):
          "--build", None, [], [readme, a_file] + real),
     ]
     c += more_cases(tmp)
+    c += generator_cases(tmp)
     # the benches refuse runs below 100 cycles: the scripts that pass --cycles say so first
     c.append(("test_slurm: --cycles below 100 after --perturb's 10", script("test_slurm.py") + ["--cycles", "105",
                                                                                                 "--perturb"],
