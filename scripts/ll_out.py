@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""The one check of an output directory, shared by the scripts that write one: asked before
-anything runs, so a path that cannot be a directory is refused up front (one error line, no
-traceback, nothing written), not found out by the first write after the work."""
+"""Shared by the scripts that write results: the one check of an output directory, asked
+before anything runs, so a path that cannot be a directory is refused up front (one error
+line, no traceback, nothing written), not found out by the first write after the work; and
+the one way a table shows a figure that summary.json leaves null (a statistic of no flow)."""
 import os
+
+
+def num(v, spec):
+    """v formatted by spec, or "-" when v is None (summary.json's null: no value to show)."""
+    return "-" if v is None else format(v, spec)
 
 
 def dir_problem(path):

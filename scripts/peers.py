@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_plot import plots  # noqa: E402
-from ll_out import dir_problem  # noqa: E402
+from ll_out import dir_problem, num  # noqa: E402
 
 FABRICS = [
     ("pfc-gbn", ['switch.pfc.enable=true', 'nic.transport="gbn"']),
@@ -47,15 +47,16 @@ def run(sim, scenario, out, fabric, sets, balancer):
 
 
 def table(rows):
-    hdr = ("| fabric | balancer | done | unfinished | slowdown mean | p50 | p99 | PAUSE | out-of-order | retx | "
-           "drops | CPU s |")
+    hdr = ("| fabric | balancer | done | unfinished | done, last ACK missing | slowdown mean | p50 | p99 | PAUSE | "
+           "out-of-order | retx | drops | CPU s |")
     lines = [hdr, "|" + " --- |" * (hdr.count("|") - 1)]
     for fabric, bal, s in rows:
         sd = s["fct"]["all"]["slowdown_base_rtt"]
         t = s["totals"]
         lines.append(
             f"| {fabric} | {bal} | {s['flows']['completed']}/{s['flows']['started']} | {s['flows']['unfinished']} | "
-            f"{sd['mean']:.2f} | {sd['p50']:.2f} | {sd['p99']:.2f} | {t['pause_sent']} | "
+            f"{s['flows']['completed_not_acked']} | "
+            f"{num(sd['mean'], '.2f')} | {num(sd['p50'], '.2f')} | {num(sd['p99'], '.2f')} | {t['pause_sent']} | "
             f"{t['out_of_order_packets']} | {t['retransmitted_packets']} | {s['packets']['dropped']} | "
             f"{s['performance']['cpu_s']:.1f} |")
     return "\n".join(lines)

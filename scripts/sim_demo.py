@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sim_plot import plots  # noqa: E402
-from ll_out import dir_problem  # noqa: E402
+from ll_out import dir_problem, num  # noqa: E402
 
 # (name, balancer, transport, PFC)
 VARIANTS = [
@@ -48,11 +48,11 @@ def table(results):
     lines.append("-" * len(hdr))
     for name, s in results:
         t, a = s["totals"], s["fct"]["all"]
-        leaf = s["tiers"].get("leaf", {}).get("queue_stdv_bytes", 0.0)
+        leaf = s["tiers"].get("leaf", {}).get("queue_stdv_bytes")
         lines.append(
-            f"{name:<10} {s['flows']['completed']:>4}/{s['flows']['started']:<4} {a['fct_us']['mean']:>9.0f} "
-            f"{a['fct_us']['p99']:>9.0f} {t['pause_sent']:>6} {t['cnps_sent']:>8} {t['out_of_order_packets']:>12} "
-            f"{t['retransmitted_packets']:>8} {s['packets']['dropped']:>6} {leaf:>9.0f} "
+            f"{name:<10} {s['flows']['completed']:>4}/{s['flows']['started']:<4} {num(a['fct_us']['mean'], '.0f'):>9} "
+            f"{num(a['fct_us']['p99'], '.0f'):>9} {t['pause_sent']:>6} {t['cnps_sent']:>8} {t['out_of_order_packets']:>12} "
+            f"{t['retransmitted_packets']:>8} {s['packets']['dropped']:>6} {num(leaf, '.0f'):>9} "
             f"{s['performance']['cpu_s']:>6.1f}")
     lines.append("")
     lines.append("FCT by flow size, microseconds: mean / p99 of the completed flows, [unfinished flows]")

@@ -29,25 +29,35 @@ constexpr Bucket kBuckets[] = {{"<10KB", 0, 10'000},
 
 double us(Time t) { return static_cast<double>(t) / static_cast<double>(kUs); }
 
-// Nearest-rank percentile of sorted values.
-double pct(const std::vector<double>& v, double p) {
-  if (v.empty()) return 0;
+// Nearest-rank percentile of sorted values; null for no values (a statistic of nothing is
+// not 0, which would read as the best figure). With fewer than 100 / (100 - p) values it is
+// the largest one (p99.99 of fewer than 10,000 flows is their maximum).
+json pct(const std::vector<double>& v, double p) {
+  if (v.empty()) return nullptr;
   const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 // Nearest-rank percentile of unsorted samples.
-double pct_u(std::vector<uint32_t> v, double p) {
+json pct_u(std::vector<uint32_t> v, double p) {
   std::vector<double> d(v.begin(), v.end());
   std::sort(d.begin(), d.end());
   return pct(d, p);
 }
 
-json dist(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
+json mean(const std::vector<double>& v) {
+  if (v.empty()) return nullptr;
   double sum = 0;
   for (double x : v) sum += x;
-  return json{{"mean", v.empty() ? 0.0 : sum / static_cast<double>(v.size())},
+  return sum / static_cast<double>(v.size());
+}
+
+// A distribution with the number of values it is over ("n"): its mean and percentiles are
+// null when n is 0.
+json dist(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return json{{"n", v.size()},
+              {"mean", mean(v)},
               {"p50", pct(v, 50)},
               {"p99", pct(v, 99)},
               {"p99.9", pct(v, 99.9)},
@@ -297,12 +307,10 @@ json summary(const Network& net, const RunCost& cost) {
     with0.insert(with0.end(), unfinished_e, 0.0);
     std::sort(g.begin(), g.end());
     std::sort(with0.begin(), with0.end());
-    double sum = 0;
-    for (double x : g) sum += x;
     entries.push_back({{"pattern", pattern_name(s.traffic[e].pattern)},
                        {"flows", started_e},
                        {"unfinished", unfinished_e},
-                       {"goodput_gbps", {{"mean", g.empty() ? 0.0 : sum / static_cast<double>(g.size())},
+                       {"goodput_gbps", {{"mean", mean(g)},
                                          {"p10", pct(g, 10)},
                                          {"p50", pct(g, 50)}}},
                        {"goodput_gbps_unfinished_as_0", {{"p10", pct(with0, 10)}, {"p50", pct(with0, 50)}}},
@@ -345,7 +353,8 @@ json summary(const Network& net, const RunCost& cost) {
                      {"min_gbps", n ? mn : 0.0},
                      {"max_gbps", mx},
                      {"median_gbps", median},
-                     {"jain", n && sq > 0 ? sum * sum / (static_cast<double>(n) * sq) : 1.0},
+                     // Jain's index is undefined (null) with no sender or none delivering
+                     {"jain", n && sq > 0 ? json(sum * sum / (static_cast<double>(n) * sq)) : json(nullptr)},
                      {"by_sender", by_sender}};
 
   // per tier
@@ -365,7 +374,7 @@ json summary(const Network& net, const RunCost& cost) {
                              {"resume_sent", ts.resume_sent},
                              {"pause_received", ts.pause_received},
                              {"ecn_marks", ts.ecn_marks},
-                             {"queue_stdv_bytes", ts.stdv_samples ? ts.stdv_sum / static_cast<double>(ts.stdv_samples) : 0.0},
+                             {"queue_stdv_bytes", ts.stdv_samples ? json(ts.stdv_sum / static_cast<double>(ts.stdv_samples)) : json(nullptr)},
                              {"max_queue_bytes", ts.max_queue},
                              {"queue_samples", ts.deepest.size()},
                              {"queue_p50_bytes", pct_u(ts.deepest, 50)},
@@ -375,7 +384,7 @@ json summary(const Network& net, const RunCost& cost) {
                              {"watchdog_restores", ts.wd_restores},
                              {"headroom_violations", ts.headroom_violations},
                              {"paused_ports_max", ts.paused_max},
-                             {"paused_ports_mean", ts.paused_samples ? static_cast<double>(ts.paused_sum) / static_cast<double>(ts.paused_samples) : 0.0},
+                             {"paused_ports_mean", ts.paused_samples ? json(static_cast<double>(ts.paused_sum) / static_cast<double>(ts.paused_samples)) : json(nullptr)},
                              {"queueing", queueing(ts)},
                              {"drops", d}};
     marks += ts.ecn_marks;
@@ -464,12 +473,18 @@ std::string format_summary(const json& j) {
   o << "  FCT statistics are over completed flows; 'unfinished' counts the flows of the row that\n"
        "  had not completed when the run ended (their FCTs are missing from the statistics)\n";
   o << "  size         count unfinished   FCT mean us   FCT p99 us   slowdown p50   p99\n";
+  // a figure of no completed flow is null in summary.json and "-" here
+  auto num = [](const json& v, int width, int prec) {
+    char f[32];
+    if (v.is_null()) std::snprintf(f, sizeof f, "%*s", width, "-");
+    else std::snprintf(f, sizeof f, "%*.*f", width, prec, v.get<double>());
+    return std::string(f);
+  };
   auto row = [&](const std::string& label, const json& e) {
-    std::snprintf(b, sizeof b, "  %-11s %6llu %10llu %13.1f %12.1f %14.2f %7.2f\n", label.c_str(),
-                  static_cast<unsigned long long>(e["count"].get<uint64_t>()),
-                  static_cast<unsigned long long>(e["unfinished"].get<uint64_t>()), e["fct_us"]["mean"].get<double>(),
-                  e["fct_us"]["p99"].get<double>(), e["slowdown"]["p50"].get<double>(), e["slowdown"]["p99"].get<double>());
-    o << b;
+    std::snprintf(b, sizeof b, "  %-11s %6llu %10llu ", label.c_str(), static_cast<unsigned long long>(e["count"].get<uint64_t>()),
+                  static_cast<unsigned long long>(e["unfinished"].get<uint64_t>()));
+    o << b << num(e["fct_us"]["mean"], 13, 1) << " " << num(e["fct_us"]["p99"], 12, 1) << " "
+      << num(e["slowdown"]["p50"], 14, 2) << " " << num(e["slowdown"]["p99"], 7, 2) << "\n";
   };
   for (const json& e : j["fct"]["by_size"])
     if (e["count"].get<uint64_t>() || e["unfinished"].get<uint64_t>()) row(e["size"].get<std::string>(), e);

@@ -608,21 +608,23 @@ void Network::sample_queues() {
     for (PortId p = 0; p < sw.eg.size(); ++p) paused[sw.tier] += sw.pfc->paused(p, kDataPrio) ? 1 : 0;
   }
   for (const Host& h : hosts_) paused[host_tier_] += h.paused_until > now ? 1 : 0;
-  for (size_t t = 0; t < paused.size() && now >= s_.run.window_from && now < s_.run.window_to; ++t) {
+  // Every queue statistic (paused ports, the deepest queue, the STDV) counts the samples taken
+  // inside run.window only, as the flow statistics count the flows that start in it.
+  const bool in_window = now >= s_.run.window_from && now < s_.run.window_to;
+  for (size_t t = 0; t < paused.size() && in_window; ++t) {
     TierStats& ts = tier_stats_[t];
     ts.paused_max = std::max<uint64_t>(ts.paused_max, paused[t]);
     ts.paused_sum += paused[t];
     ++ts.paused_samples;
   }
   if (cfg_.report.paused_series) paused_series_.push_back({now, std::move(paused)});
-  if (now >= s_.run.window_from && now < s_.run.window_to) {
-    std::vector<uint32_t> deepest(tier_stats_.size(), 0);
-    for (const Switch& sw : switches_)
-      for (const Egress& eg : sw.eg)
-        deepest[sw.tier] = std::max<uint32_t>(deepest[sw.tier], static_cast<uint32_t>(std::min<uint64_t>(eg.q[kDataPrio].bytes, ~0u)));
-    for (size_t t = 0; t < deepest.size(); ++t)
-      if (t != host_tier_) tier_stats_[t].deepest.push_back(deepest[t]);
-  }
+  if (!in_window) return;
+  std::vector<uint32_t> deepest(tier_stats_.size(), 0);
+  for (const Switch& sw : switches_)
+    for (const Egress& eg : sw.eg)
+      deepest[sw.tier] = std::max<uint32_t>(deepest[sw.tier], static_cast<uint32_t>(std::min<uint64_t>(eg.q[kDataPrio].bytes, ~0u)));
+  for (size_t t = 0; t < deepest.size(); ++t)
+    if (t != host_tier_) tier_stats_[t].deepest.push_back(deepest[t]);
   for (const Switch& sw : switches_) {
     const size_t n = sw.stdv_ports.size();
     if (n < 2) continue;

@@ -556,6 +556,37 @@ std::string write_reports(const SimRun& r, const std::string& name) {
   return dir;
 }
 
+// A statistic of no value is null, never 0 (which reads as the best figure): a run in which
+// nothing completes and nothing is delivered (the links' delay is longer than the run) has
+// null FCT means and percentiles with n = 0, a null Jain index and a null goodput, and the
+// console table prints "-" for them.
+TEST(Network, SummaryStatisticsOfNothingAreNull) {
+  const std::string flows = std::string(LL_SIM_TEST_TMP) + "/null_flows.txt";
+  std::filesystem::create_directories(LL_SIM_TEST_TMP);
+  std::ofstream(flows) << "0us h0 h1 1MB\n";
+  const std::string json = R"({"seed": 1, "duration": "50us",
+    "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 1,
+                 "host_link": {"speed": "10G", "delay": "100us"}, "fabric_link": {"speed": "10G", "delay": "100us"}},
+    "nic": {"dcqcn": {"enable": false}},
+    "workload": {"traffic": [{"pattern": "file", "file": ")" + flows + R"("}]}})";
+  const SimRun r(json);
+  const nlohmann::json s = summary(*r.net, RunCost{});
+  ASSERT_EQ(s["flows"]["completed"].get<uint64_t>(), 0u);
+  const nlohmann::json& all = s["fct"]["all"];
+  EXPECT_EQ(all["unfinished"].get<uint64_t>(), 1u);
+  for (const char* d : {"fct_us", "slowdown", "sender_fct_us", "slowdown_base_rtt"}) {
+    EXPECT_EQ(all[d]["n"].get<uint64_t>(), 0u) << d;
+    for (const char* k : {"mean", "p50", "p99", "p99.9", "p99.99"}) EXPECT_TRUE(all[d][k].is_null()) << d << "." << k;
+  }
+  EXPECT_TRUE(s["throughput"]["jain"].is_null()) << s["throughput"].dump();
+  EXPECT_TRUE(s["by_entry"][0]["goodput_gbps"]["mean"].is_null());
+  EXPECT_TRUE(s["by_entry"][0]["goodput_gbps"]["p50"].is_null());
+  EXPECT_EQ(s["by_entry"][0]["goodput_gbps_unfinished_as_0"]["p50"].get<double>(), 0.0);
+  const std::string text = format_summary(s);
+  EXPECT_NE(text.find("  all              0          1             -            -              -       -"), std::string::npos)
+      << text;
+}
+
 // Unfinished flows are never dropped from the statistics silently: each size bucket and
 // "all" carry the count of flows that had not completed, and they add up.
 TEST(Network, SummaryCountsUnfinishedFlowsPerBucket) {
@@ -781,6 +812,23 @@ TEST(Network, TopTierStdvIsTheSpreadOfDownlinksTowardsALeaf) {
               stdv(healthy));
   EXPECT_GT(stdv(failed), 20'000.0);
   EXPECT_LT(stdv(healthy), stdv(failed) / 10);
+  // run.window bounds the STDV's samples as it bounds the other queue statistics: over the
+  // first 30 us the queue behind the failed link has not grown yet, over the last 500 us it
+  // has. Each sample in the window counts two groups (leaf1's and leaf2's spines: leaf0 has
+  // one spine left, so no spread), as many samples as the paused ports' count has.
+  const SimRun early(json, {R"(topology.failed_links=[{"between": ["leaf0", "spine1"]}])",
+                            R"(run.window={"from": "0us", "to": "30us"})"});
+  const SimRun late(json, {R"(topology.failed_links=[{"between": ["leaf0", "spine1"]}])",
+                           R"(run.window={"from": "1.5ms", "to": "2ms"})"});
+  const TierStats& e = early.net->tier_stats()[spine];
+  const TierStats& l = late.net->tier_stats()[spine];
+  std::printf("[ stdv    ] spine tier, failed link: %.0f B over 0-30 us (%llu samples), %.0f B over 1.5-2 ms (%llu)\n",
+              stdv(early), static_cast<unsigned long long>(e.stdv_samples), stdv(late),
+              static_cast<unsigned long long>(l.stdv_samples));
+  EXPECT_EQ(e.stdv_samples, e.paused_samples * 2);
+  EXPECT_EQ(l.stdv_samples, l.paused_samples * 2);
+  EXPECT_LT(stdv(early), stdv(late) / 20);
+  EXPECT_GT(stdv(late), 20'000.0);
 }
 
 
