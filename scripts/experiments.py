@@ -160,11 +160,19 @@ def run_point(sim, e, form, labels, sets, seed, runs, resume=False):
 
 
 def commit():
-    """The code's commit, taken once before anything is written (rewriting results/ dirties the tree)."""
+    """The code's commit, taken once before anything is written, with "-dirty" when a tracked
+    file that a run can depend on differs from it: the files experiment runs write themselves
+    (results/ and README.md's experiments table) do not count, so a second experiment run
+    after a first one's results were written still names the plain commit."""
     global _COMMIT
     if _COMMIT is None:
-        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
-        _COMMIT = p.stdout.strip() if p.returncode == 0 else "unknown"
+        p = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        q = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                            ":(exclude)results", ":(exclude)README.md"], capture_output=True, text=True)
+        if p.returncode or q.returncode:
+            _COMMIT = "unknown"
+        else:
+            _COMMIT = p.stdout.strip() + ("-dirty" if q.stdout.strip() else "")
     return _COMMIT
 
 
