@@ -322,7 +322,10 @@ Model::Effects Model::apply(const OpIn& op, uint32_t e_ticks, const Regd& r, IqE
       if (peff) eq.ptime = sadd(eq.ptime, e_ticks);
       const uint64_t dec_bits = uint64_t{e_ticks} * r.bpt;
       if (pact0) {
-        if (eq.rem <= dec_bits) { eq.pact = false; eq.rem = 0; fx.expired = true; }
+        if (eq.rem <= dec_bits) {
+          fx.expired_exact = eq.rem == dec_bits;
+          eq.pact = false; eq.rem = 0; fx.expired = true;
+        }
         else eq.rem = static_cast<uint32_t>(eq.rem - dec_bits);
       }
       const bool wd_on = L.wd_detect != 0 && ((L.lossless >> (op.qe & 7)) & 1);
@@ -547,6 +550,7 @@ void Model::tick(const Inputs& in) {
     trace_.dec_v = fx.dec_v; trace_.dec = fx.dec; trace_.why = fx.why;
     trace_.pz_v = fx.pz_v; trace_.pz_quanta = fx.pz_quanta; trace_.inc = fx.inc;
     trace_.expired = fx.expired;
+    trace_.expired_exact = fx.expired_exact;
     trace_.sh_pool_full = fx.dec_v && fx.sh_pool_full && !eq_cur.storm;
     trace_.shp_full = fx.dec_v && fx.shp_full && fx.why == Why::Headroom;
     trace_.xon_hdr_hold = fx.xon_hdr_hold;

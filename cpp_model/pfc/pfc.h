@@ -194,6 +194,7 @@ class Model {
     // (near, made while this op was in S1) or of the op before it (far, made in this op's S0)
     bool fwd_near_iq = false, fwd_near_eq = false, fwd_far_iq = false, fwd_far_eq = false;
     bool expired = false;            // a received PAUSE ran out
+    bool expired_exact = false;      // ... with exactly the op's bits left (the boundary of the test)
     bool sh_pool_full = false;       // admission refused by the shared-pool limit alone
     bool shp_full = false;           // headroom refused by the shared headroom pool alone
     bool xon_hdr_hold = false;       // XOFF kept only because the headroom is not empty
@@ -237,7 +238,7 @@ class Model {
     uint32_t pz_quanta = 0;
     uint32_t inc = 0;  // bit mask of global counters to increment
     bool snap = false;
-    bool expired = false, sh_pool_full = false, shp_full = false;  // coverage only
+    bool expired = false, expired_exact = false, sh_pool_full = false, shp_full = false;  // coverage only
     bool xon_hdr_hold = false;                                      // coverage only
     bool xon_tested = false, fit_tested = false, hdrm_tested = false;  // coverage only
     int64_t xon_slack = 0, fit_slack = 0, hdrm_slack = 0;              // coverage only

@@ -11,6 +11,7 @@
 // counter clears and commits under traffic. Every valid/ready input holds while stalled.
 #include <algorithm>
 #include <deque>
+#include <numeric>
 #include <sstream>
 
 #include "lockstep.h"
@@ -388,6 +389,14 @@ class PfcBench {
         in.pfc_port = static_cast<uint32_t>(rng_.below(cfg_.Ports));
         in.pfc_prio = static_cast<uint32_t>(rng_.below(8));
         in.pfc_quanta = rng_.chance(35) ? 0u : static_cast<uint32_t>(rng_.chance(90) ? rng_.range(1, 400) : rng_.range(1, 0xFFFF));
+        // aim at the countdown's boundary: quanta whose 512-bit times are a whole number of
+        // ticks at the live speed, so a pass can find exactly its bits left (the expiry test
+        // is rem <= bits: bin quanta_expiry_exact)
+        if (in.pfc_quanta != 0 && rng_.chance(30)) {
+          const uint64_t bpt = uint64_t{model_.live().gbps} * cfg_.TickNs;
+          const uint64_t q0 = bpt / std::gcd(bpt, uint64_t{512});
+          if (q0 <= 0xFFFF) in.pfc_quanta = static_cast<uint32_t>(q0 * rng_.range(1, std::min<uint64_t>(4, 0xFFFF / q0)));
+        }
       }
     }
     return in;
@@ -769,6 +778,7 @@ class PfcBench {
     if (t.xon_hdr_hold) cov_.hit(t.op == M::kDep ? "xon_held_by_headroom" : "xon_held_by_headroom_sweep");
     if (t.op == M::kPfc) cov_.hit("pfc_rx");
     if (t.expired) cov_.hit("quanta_expiry");
+    if (t.expired_exact) cov_.hit("quanta_expiry_exact");
     if (t.inc & (1u << pf::kWdStorm)) cov_.hit("wd_detect");
     if (t.inc & (1u << pf::kWdRestore)) cov_.hit("wd_restore");
     if (t.op == M::kStat) cov_.hit("stat_op");
