@@ -544,6 +544,14 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// A flow list (pattern "file") written into the tests' scratch directory; returns its path.
+std::string flow_file(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(LL_SIM_TEST_TMP);
+  const std::string path = std::string(LL_SIM_TEST_TMP) + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
 // Writes flows.csv and summary.json (without "performance": CPU time is not simulated)
 // into dir; returns the directory.
 std::string write_reports(const SimRun& r, const std::string& name) {
@@ -561,9 +569,7 @@ std::string write_reports(const SimRun& r, const std::string& name) {
 // null FCT means and percentiles with n = 0, a null Jain index and a null goodput, and the
 // console table prints "-" for them.
 TEST(Network, SummaryStatisticsOfNothingAreNull) {
-  const std::string flows = std::string(LL_SIM_TEST_TMP) + "/null_flows.txt";
-  std::filesystem::create_directories(LL_SIM_TEST_TMP);
-  std::ofstream(flows) << "0us h0 h1 1MB\n";
+  const std::string flows = flow_file("null_flows.txt", "0us h0 h1 1MB\n");
   const std::string json = R"({"seed": 1, "duration": "50us",
     "topology": {"type": "leaf_spine", "spines": 1, "leaves": 2, "hosts_per_leaf": 1,
                  "host_link": {"speed": "10G", "delay": "100us"}, "fabric_link": {"speed": "10G", "delay": "100us"}},
@@ -792,9 +798,7 @@ TEST(NicGroups, AGroupConfiguresOnlyItsHosts) {
 // downlink to leaf1 while spine1's carries 5G: spine0's queue towards leaf1 grows and
 // spine1's does not. With every link up each spine's downlink carries 10G: no spread.
 TEST(Network, TopTierStdvIsTheSpreadOfDownlinksTowardsALeaf) {
-  const std::string flows = std::string(LL_SIM_TEST_TMP) + "/stdv_flows.txt";
-  std::filesystem::create_directories(LL_SIM_TEST_TMP);
-  std::ofstream(flows) << "0us h0 h2 10MB\n0us h4 h3 10MB\n";
+  const std::string flows = flow_file("stdv_flows.txt", "0us h0 h2 10MB\n0us h4 h3 10MB\n");
   const std::string json = R"({"seed": 1, "duration": "2ms",
     "topology": {"type": "leaf_spine", "spines": 2, "leaves": 3, "hosts_per_leaf": 2,
                  "host_link": {"speed": "10G", "delay": "1us"}, "fabric_link": {"speed": "10G", "delay": "1us"}},
