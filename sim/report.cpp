@@ -345,13 +345,14 @@ json summary(const Network& net, const RunCost& cost) {
     rates.push_back(gbps);
   }
   std::sort(rates.begin(), rates.end());
-  const double median = rates.empty() ? 0.0
-                        : rates.size() % 2 ? rates[rates.size() / 2]
-                                           : (rates[rates.size() / 2 - 1] + rates[rates.size() / 2]) / 2;
+  // with no sender every figure but the count is null
+  const json median = rates.empty() ? json(nullptr)
+                      : rates.size() % 2 ? json(rates[rates.size() / 2])
+                                         : json((rates[rates.size() / 2 - 1] + rates[rates.size() / 2]) / 2);
   j["throughput"] = {{"senders", n},
-                     {"mean_gbps", n ? sum / static_cast<double>(n) : 0.0},
-                     {"min_gbps", n ? mn : 0.0},
-                     {"max_gbps", mx},
+                     {"mean_gbps", n ? json(sum / static_cast<double>(n)) : json(nullptr)},
+                     {"min_gbps", n ? json(mn) : json(nullptr)},
+                     {"max_gbps", n ? json(mx) : json(nullptr)},
                      {"median_gbps", median},
                      // Jain's index is undefined (null) with no sender or none delivering
                      {"jain", n && sq > 0 ? json(sum * sum / (static_cast<double>(n) * sq)) : json(nullptr)},
