@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """experiments.py --resume: a finished run is reused only while the simulator binary, the
 scenario file and the arguments are unchanged; anything else runs again. Uses a stand-in
-simulator (a shell script that counts its calls and writes a summary), no real runs."""
+simulator (a shell script that counts its calls and writes a summary), no real runs. And
+commit(): a summary's commit is "-dirty" for a code change, not for the results/ files and
+README table that earlier FULL runs wrote (a scratch git repository)."""
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -75,6 +78,45 @@ class Resume(unittest.TestCase):
         self.assertEqual(self.ncalls(), 2)
         with open(os.path.join(d, "run_key.json")) as f:
             self.assertIn("sim_sha256", json.load(f))
+
+
+class Commit(unittest.TestCase):
+    """commit(): "-dirty" only for a change a run can depend on, never for the results/ files
+    and README table that FULL runs write themselves."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        for rel in ("results/x/summary.md", "README.md", "scripts/tool.py"):
+            path = os.path.join(self.root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write("v1\n")
+        git = ["git", "-C", self.root, "-c", "user.name=t", "-c", "user.email=t@t"]
+        for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "c"]):
+            subprocess.run(git + cmd, check=True, capture_output=True)
+        self.saved = ex.ROOT, ex._COMMIT
+
+    def tearDown(self):
+        ex.ROOT, ex._COMMIT = self.saved
+        self.tmp.cleanup()
+
+    def commit_after(self, rel):
+        if rel:
+            with open(os.path.join(self.root, rel), "a") as f:
+                f.write("v2\n")
+        ex.ROOT, ex._COMMIT = self.root, None
+        return ex.commit()
+
+    def test_clean_tree(self):
+        self.assertNotIn("dirty", self.commit_after(None))
+
+    def test_results_and_readme_written_by_runs_do_not_count(self):
+        self.commit_after("results/x/summary.md")
+        self.assertNotIn("dirty", self.commit_after("README.md"))
+
+    def test_a_code_change_counts(self):
+        self.assertTrue(self.commit_after("scripts/tool.py").endswith("-dirty"))
 
 
 if __name__ == "__main__":
