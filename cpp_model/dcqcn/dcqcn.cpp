@@ -93,6 +93,7 @@ void NpCyc::reset() {
   sweep_.reset();
   s1_.valid = s2_.valid = s3_valid_ = s3_send_ = false;
   rd_ = wr_ = fifo_n_ = 0;
+  dec_ = Decision{};
 }
 
 bool NpCyc::decide(NpEntry& e, uint64_t t, bool per_pkt, uint64_t interval) {
@@ -116,8 +117,10 @@ bool NpCyc::clock(const In& in) {
   const bool acc = ce_ready() && in.ce_valid;
   NpEntry e{};
   bool send = false;
+  dec_ = Decision{};
   if (s2_.valid) {
     e = ram_.at(s2_.flow);
+    dec_ = Decision{true, e.seen, s2_.t, e.last};
     send = decide(e, s2_.t, in.per_pkt, s2_.interval);
   }
   const bool push = s3_send_;
@@ -308,7 +311,7 @@ void WheelCyc::reset() {
   std::fill(head_.begin(), head_.end(), 0);
   std::fill(tail_.begin(), tail_.end(), 0);
   std::fill(park_.begin(), park_.end(), false);
-  rel_abs_ = 0;
+  rel_abs_ = cfg_.TimeStart >> cfg_.SlotLog2;  // the drain pointer at now's slot
   e_state_ = Enq::Idle;
   e_cnt_ = 0;
   p_state_ = 0;
@@ -533,7 +536,7 @@ void Model::reset_regs() {
   stat_ = StatSnap{};
   rdata_ = 0;
   rvalid_ = false;
-  now_ = 0;
+  now_ = cfg_.TimeStart;
 }
 
 Outputs Model::eval(const Inputs& in) const {
@@ -700,6 +703,7 @@ void Model::tick(const Inputs& in) {
   cov_.wheel = wh;
   cov_.np_sent = pushed;
   cov_.np_suppressed = np_s3 && !pushed;
+  cov_.np = np_.last_decision();
   cov_.snap_done = rp.stat_valid;
   cnt_[0].clock(clr & 1, pushed);
   cnt_[1].clock(clr & 2, rp.late);

@@ -34,6 +34,7 @@ struct Config {
   unsigned DecSteps = 4;         // decrease-check periods one RP pass can skip
   unsigned ScanForce = 4;        // a scan pass at least every ScanForce cycles, >= 2
   unsigned DivBits = 4;          // divider quotient bits per cycle: 1, 2, 4, 8 or 16
+  uint64_t TimeStart = 0;        // the time base after reset (ticks), below 2^32
   void validate() const;         // throws std::invalid_argument naming the bad parameter
   static Config from_params(const std::map<std::string, uint64_t>& p);
   // derived
@@ -93,6 +94,12 @@ class NpCyc {
   uint32_t out_flow() const { return fifo_[rd_]; }
   // a decision leaves S3 in this cycle (clock() returns whether it pushes a CNP)
   bool s3_valid() const { return s3_valid_; }
+  // the decision S2 made at the last clock(): its packet's time and the entry's last CNP time
+  struct Decision {
+    bool valid = false, seen = false;
+    uint64_t t = 0, last = 0;
+  };
+  const Decision& last_decision() const { return dec_; }
   // One cycle's inputs, by name (dcqcn_np's ports; zero = in reset).
   struct In {
     bool rst_n = false;
@@ -124,6 +131,7 @@ class NpCyc {
   uint32_t s3_flow_ = 0;
   uint32_t fifo_[kFifo] = {};
   unsigned rd_ = 0, wr_ = 0, fifo_n_ = 0;
+  Decision dec_;
 };
 
 // ---------------------------------------------------------------- RP (dcqcn_rp.sv)
@@ -384,6 +392,7 @@ class Model {
     RpCyc::Pulses rp;
     WheelCyc::Pulses wheel;
     bool np_sent = false, np_suppressed = false, snap_done = false;
+    NpCyc::Decision np;   // the NP's S2 decision (valid: one was made)
   };
   const TickCov& last_cov() const { return cov_; }
   const WheelCyc& wheel() const { return wheel_; }

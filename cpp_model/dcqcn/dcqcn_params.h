@@ -23,6 +23,7 @@ std::string check(const Config& c) {
   if (!((uint64_t(c.DecSteps) >= 1 && uint64_t(c.DecSteps) <= 32))) return std::string("DecSteps must be in 1..32") + std::string(" (got ") + std::to_string(c.DecSteps) + ")";
   if (!((uint64_t(c.ScanForce) >= 2 && uint64_t(c.ScanForce) <= 1024))) return std::string("ScanForce must be in 2..1024") + std::string(" (got ") + std::to_string(c.ScanForce) + ")";
   if (!(((uint64_t(c.DivBits) >= 1 && uint64_t(c.DivBits) <= 16) && ((uint64_t(c.DivBits) & (uint64_t(c.DivBits) - 1)) == 0)))) return std::string("DivBits must be a power of 2 in 1..16") + std::string(" (got ") + std::to_string(c.DivBits) + ")";
+  if (!((uint64_t(c.TimeStart) >> 32) == 0)) return std::string("TimeStart must be below 2^32 (the RTL parameter's width)") + std::string(" (got ") + std::to_string(c.TimeStart) + ")";
   return "";
 }
 
@@ -40,6 +41,7 @@ bool set(Config& c, const std::string& name, uint64_t v) {
   if (name == "DecSteps") { c.DecSteps = static_cast<decltype(c.DecSteps)>(v); return true; }
   if (name == "ScanForce") { c.ScanForce = static_cast<decltype(c.ScanForce)>(v); return true; }
   if (name == "DivBits") { c.DivBits = static_cast<decltype(c.DivBits)>(v); return true; }
+  if (name == "TimeStart") { c.TimeStart = static_cast<decltype(c.TimeStart)>(v); return true; }
   return false;
 }
 

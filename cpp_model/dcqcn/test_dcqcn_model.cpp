@@ -26,6 +26,9 @@ TEST(DcqcnConfig, RejectsBadParameters) {
   c = Config{};
   c.TickPs = 1;  // numerator would overflow
   EXPECT_THROW(c.validate(), std::invalid_argument);
+  c = Config{};
+  c.TimeStart = 1ull << 32;  // the RTL parameter has 32 bits
+  EXPECT_THROW(c.validate(), std::invalid_argument);
   EXPECT_THROW(Config::from_params({{"Bogus", 1}}), std::invalid_argument);
   EXPECT_NO_THROW(Config::from_params({{"Queues", 1024}, {"Slots", 256}}));
 }
@@ -56,6 +59,29 @@ struct Driver {
     return m.eval(in).cfg_rdata;
   }
 };
+
+// TimeStart: the time base and the wheel's drain pointer start there after every reset, and
+// the pointer follows the time across the carry into bit 32.
+TEST(DcqcnModel, TimeBaseStartsAtTimeStartAfterEveryReset) {
+  Config c;
+  c.Slots = 16;
+  c.SlotLog2 = 3;
+  c.TimeStart = (1ull << 32) - 20;
+  Driver d(c);
+  EXPECT_EQ(d.m.now(), c.TimeStart);
+  EXPECT_EQ(d.m.wheel().drain_slot(), c.TimeStart >> 3);
+  Inputs t = d.in;
+  t.tick = true;
+  for (int i = 0; i < 40; ++i) d.m.tick(t);
+  EXPECT_EQ(d.m.now(), (1ull << 32) + 20);
+  for (int i = 0; i < 8; ++i) d.m.tick(d.in);  // an empty wheel's pointer moves a slot a cycle
+  EXPECT_EQ(d.m.wheel().drain_slot(), ((1ull << 32) + 20) >> 3);
+  Inputs r = d.in;
+  r.rst_n = false;
+  d.m.tick(r);
+  EXPECT_EQ(d.m.now(), c.TimeStart);
+  EXPECT_EQ(d.m.wheel().drain_slot(), c.TimeStart >> 3);
+}
 
 // The cycle model (RMW pipeline, forwarding, stalls, scans, replays, snapshots) fed by
 // random traffic against rp_core's event-exact Rp<Fixed> fed the accepted events in

@@ -4,6 +4,8 @@
 //
 // Time base: tick_i advances the block's 48-bit time by one tick of TickPs ps; every
 // period register counts these ticks, so tests reach 300 us timers in few cycles.
+// After reset the time is TimeStart (default 0): a bench starts it just below a carry
+// (2^24, 2^32) so that the carry into the time's upper bits happens within a run.
 // The RP's rate updates (rate_*) feed the wheel inside and are also output. The RP's
 // bytes-sent events (sent_*) are an input: the integration connects the TX engine
 // (normally the wheel's grants) there. Payload outputs are meaningful while their
@@ -23,6 +25,7 @@ module dcqcn_top #(
   parameter int DecSteps     = 4,       // RP catch-up bound: decrease-check periods per pass
   parameter int ScanForce    = 4,       // RP: a scan pass at least every ScanForce cycles
   parameter int DivBits      = 4,       // wheel divider: quotient bits per cycle
+  parameter logic [31:0] TimeStart = 32'd0,  // the time base after reset (ticks)
   parameter int QW = (Queues > 1) ? $clog2(Queues) : 1  // derived, do not override
 ) (
   input  wire logic                         clk_i,
@@ -94,7 +97,7 @@ module dcqcn_top #(
   // ---- time base
   logic [dcqcn_fmt_pkg::TIME_W-1:0] now_q;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni)     now_q <= '0;
+    if (!rst_ni)     now_q <= dcqcn_fmt_pkg::TIME_W'(TimeStart);
     else if (tick_i) now_q <= now_q + 1'b1;
   end
 
@@ -169,7 +172,7 @@ module dcqcn_top #(
 
   dcqcn_wheel #(.Queues(Queues), .Slots(Slots), .SlotLog2(SlotLog2), .TickPs(TickPs),
                 .LineRateMbps(LineRateMbps), .BytesW(BytesW), .IfgBytes(IfgBytes),
-                .DivBits(DivBits)) u_wheel (
+                .DivBits(DivBits), .TimeStart(TimeStart)) u_wheel (
     .clk_i(clk_i), .rst_ni(rst_ni), .now_i(now_q),
     .rate_we_i(rate_valid_o), .rate_qp_i(rate_qp_o), .rate_i(rate_o),
     .enq_valid_i(enq_valid_i), .enq_ready_o(enq_ready_o), .enq_qp_i(enq_qp_i), .enq_bytes_i(enq_bytes_i),

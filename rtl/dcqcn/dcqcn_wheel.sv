@@ -39,6 +39,7 @@ module dcqcn_wheel #(
   parameter int BytesW       = 14,      // packet size field width, 7..16
   parameter int IfgBytes     = 0,       // per-packet overhead (preamble + IFG), 0..255
   parameter int DivBits      = 4,       // quotient bits per cycle: 1, 2, 4, 8, 16
+  parameter logic [31:0] TimeStart = 32'd0,  // now_i after reset: the drain pointer starts at its slot
   // entries per bank of the per-QP RAMs: above it they are split into banks
   // (ll_ram_1r1w_banked), the depth of the SG13G2 SRAM macro that meets a 4 ns clock
   parameter int BankWords    = 256,
@@ -315,8 +316,8 @@ module dcqcn_wheel #(
       p_state_q <= 1'b0;
       pc_q      <= 1'b0;
       pd_q      <= 1'b0;
-      rel_q     <= '0;
-      horizon_q <= XW'(Slots) - XW'(1);
+      rel_q     <= XW'(TimeStart) >> SlotLog2;
+      horizon_q <= (XW'(TimeStart) >> SlotLog2) + XW'(Slots) - XW'(1);
       empty_q   <= '1;
       g_valid_q <= 1'b0;
       link_q    <= '0;

@@ -520,6 +520,10 @@ class DcqcnBench {
     if (c.snap_done) cov_.hit("snapshot");
     if (c.np_sent) cov_.hit(per_pkt_ ? "np_per_packet_cnp" : "np_coalesce_cnp");
     if (c.np_suppressed) cov_.hit("np_coalesce_suppressed");
+    // an interval test whose packet and last CNP differ in the time's upper half (the RTL
+    // compares the halves apart): sets whose TimeStart lies just below a carry into bit 24
+    if (c.np.valid && c.np.seen && !per_pkt_ && ((c.np.t ^ c.np.last) >> (dq::kTimeW / 2)) != 0)
+      cov_.hit("np_interval_across_time_halves");
     if (c.wheel.wrap) cov_.hit("wheel_wrap");
     if (c.wheel.reinsert) cov_.hit("wheel_beyond_horizon");
     if (c.wheel.ins_held_b) cov_.hit("wheel_insert_behind_pop");
