@@ -382,6 +382,9 @@ class Model {
   void reset_qp(uint32_t qp);
   const Qp<Fixed>& qp_state(uint32_t qp) const { return rp_.entry(qp); }
   const Live& live() const { return live_; }
+  // the configuration the RP's passes use (its copy of the live one, reloaded after a
+  // COMMIT once the passes in flight have drained)
+  const Live& rp_config() const { return rp_.cfg_copy(); }
   uint64_t now() const { return now_; }
   uint64_t cnt_cnp_sent() const { return cnt_[0].value(); }
   uint64_t cnt_late() const { return cnt_[1].value(); }

@@ -238,6 +238,13 @@ struct HasWantReset : std::false_type {};
 template <class B>
 struct HasWantReset<B, std::void_t<decltype(std::declval<B&>().want_reset())>> : std::true_type {};
 
+// Whether a bench has `void plan_resets(const std::vector<uint64_t>&)` (see run_lockstep).
+template <class B, class = void>
+struct HasPlanResets : std::false_type {};
+template <class B>
+struct HasPlanResets<B, std::void_t<decltype(std::declval<B&>().plan_resets(std::vector<uint64_t>{}))>>
+    : std::true_type {};
+
 template <class B>
 int run_lockstep(const Options& o, const Params& params) {
   using In = typename B::In;
@@ -320,6 +327,14 @@ int run_lockstep(const Options& o, const Params& params) {
   for (int k = 0; k < kMidResets; ++k) {
     mid_at[k] = (k + 1) * o.cycles / (kMidResets + 1) + sched.below(o.cycles / (4 * kMidResets) + 1);
     mid_len[k] = sched.range(4, 8);
+  }
+  // A bench may learn where each run segment ends, to place a phase at the end of one (whose
+  // aftermath the reset then clears): `void plan_resets(const std::vector<uint64_t>&)` gets
+  // the first cycle of each mid-run reset, in order, and the run's last cycle + 1.
+  if constexpr (HasPlanResets<B>::value) {
+    std::vector<uint64_t> ends(mid_at, mid_at + kMidResets);
+    ends.push_back(o.cycles + 1);
+    bench->plan_resets(ends);
   }
   auto in_mid_reset = [&](uint64_t c) {
     for (int k = 0; k < kMidResets; ++k)

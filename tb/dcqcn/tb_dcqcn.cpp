@@ -29,13 +29,16 @@ class DcqcnBench {
   using Out = dq::Outputs;
 
   DcqcnBench(const ll::tb::Params& p, uint64_t seed, Coverage& cov)
-      : cfg_(dq::Config::from_params(p)), model_(cfg_), rng_(seed), aim_rng_(seed ^ 0x3ee1a1b0), cov_(cov),
+      : cfg_(dq::Config::from_params(p)), model_(cfg_), rng_(seed), aim_rng_(seed ^ 0x3ee1a1b0),
+        wide_rng_(seed ^ 0x71de5eedu), cov_(cov),
         in_wheel_(cfg_.Queues, false) {
     for (unsigned i = 0; i < 3; ++i) hot_.push_back(static_cast<uint32_t>(rng_.below(cfg_.Queues)));
     bytes_max_ = (1u << cfg_.BytesW) - 1;
   }
 
   Dut& dut() { return dut_; }
+  // the harness's reset schedule: the wide stretch takes the last cycles of each segment
+  void plan_resets(const std::vector<uint64_t>& ends) { seg_ends_ = ends; }
   void bind() {
     dut_.rst_ni(rst_n_);
     dut_.tick_i(tick_);
@@ -136,6 +139,7 @@ class DcqcnBench {
     hold_enq_ = in.rst_n && in.enq_valid && !enq_acc;
     held_ = in;
     if (!in.rst_n) {
+      wide_ = Wide::Off;
       programmed_ = false;
       ops_.clear();
       std::fill(in_wheel_.begin(), in_wheel_.end(), false);
@@ -174,6 +178,11 @@ class DcqcnBench {
       if (in.cfg_we && o.init_done && in.cfg_addr == regs::COMMIT && traffic_) cov_.hit("commit_under_traffic");
       if (in.cfg_we && o.init_done && in.cfg_addr == regs::CNT_CLEAR) cov_.hit("counter_clear");
     }
+    // the configuration this cycle's passes and NP decision use (a COMMIT may change it at
+    // this edge): the wide-value bins
+    wide_byte_reset_ = model_.rp_config().byte_reset >= (1u << 16);
+    wide_inc_ = model_.rp_config().p_inc >= (1u << 24);
+    wide_interval_ = model_.live().np_interval >= (1u << 16);
     model_.tick(in);
     if (in.rst_n) cover_model();
   }
@@ -192,13 +201,16 @@ class DcqcnBench {
       static const unsigned cnp_pcts[] = {0, 0, 1, 3, 10, 30};
       cnp_pct_ = cnp_pcts[rng_.below(6)];
     }
+    wide_stretch(cycle, init_done);
+    if (wide_ != Wide::Off) in.tick = true;
+    const unsigned cnp_pct = wide_ == Wide::Off ? cnp_pct_ : wide_ == Wide::Quiet ? 0 : 10;
     if (init_done && !programmed_ && probe_.empty() && program_at_ == ~0ull) program_at_ = cycle + program_delay_;
     if (init_done && !programmed_ && cycle >= program_at_) {
       program(true);
       programmed_ = true;
       next_reprogram_ = cycle + 10000 + rng_.below(20000);
     }
-    if (init_done && programmed_ && cycle >= next_reprogram_) {
+    if (init_done && programmed_ && cycle >= next_reprogram_ && wide_ == Wide::Off) {
       program();
       next_reprogram_ = cycle + 10000 + rng_.below(20000);
     }
@@ -264,7 +276,7 @@ class DcqcnBench {
     if (hold_cnp_) {
       in.cnp_valid = true;
       in.cnp_qp = held_.cnp_qp;
-    } else if (!(hold_cnps_ && !programmed_) && rng_.chance(cnp_pct_)) {
+    } else if (!(hold_cnps_ && !programmed_) && rng_.chance(cnp_pct)) {
       in.cnp_valid = true;
       in.cnp_qp = pick_qp();
     }
@@ -393,6 +405,71 @@ class DcqcnBench {
     }
   }
 
+  // The wide stretch: the last kWideLen cycles of each run segment (before each mid-run
+  // reset, and the run's end) take a programming whose 32-bit registers have their upper
+  // bits set: an increase period of 2^24 ticks or more, a byte counter of 2^16 .. 2^17 - 1
+  // bytes and an NP interval of 2^16 ticks or more (the rest of the run programs them below
+  // 2^15). Half of the time the period's and the interval's low bits are small, so a
+  // datapath that drops the upper bits fires within the stretch. The time ticks every cycle
+  // and CNPs come at 10%. First, for kWidePrime cycles, the staged set is committed with a
+  // short increase period, so every active QP's timer is due soon and expires once under
+  // the wide one (which sets its next expiry). Then the wide programming; for kWideStorm
+  // cycles decreases restart the timer with the wide period and the NP holds back marks
+  // within the wide interval; then no CNPs, so the hot QPs' byte counters run to the wide
+  // reset without a cut. Alpha periods of 300 .. 1000 ticks keep the replays of the many-QP
+  // sets few. The far deadlines the stretch leaves are cleared by the reset that ends it.
+  // Choices from a generator of their own.
+  void wide_stretch(uint64_t cycle, bool init_done) {
+    while (seg_ < seg_ends_.size() && cycle >= seg_ends_[seg_]) ++seg_;
+    if (wide_ == Wide::Prime && cycle >= wide_next_) {
+      wide_ = Wide::Storm;
+      wide_next_ = cycle + kWideStorm;
+      program_wide();
+    } else if (wide_ == Wide::Storm && cycle >= wide_next_) {
+      wide_ = Wide::Quiet;
+    }
+    if (wide_ != Wide::Off || !init_done || !programmed_ || seg_ == seg_ends_.size() ||
+        cycle + kWideLen < seg_ends_[seg_] || wide_seg_ == seg_ + 1)
+      return;
+    wide_seg_ = seg_ + 1;
+    wide_ = Wide::Prime;
+    wide_next_ = cycle + kWidePrime;
+    ops_.push_back({regs::STAGE_INC_PERIOD, static_cast<uint32_t>(wide_rng_.range(20, 200))});
+    ops_.push_back({regs::COMMIT, 1});
+  }
+
+  void program_wide() {
+    Rng& r = wide_rng_;
+    const bool nic = r.chance(50);
+    const uint32_t g = static_cast<uint32_t>(r.range(3, 9));
+    const uint32_t ctrl = (nic ? 1u : 0u) | (r.chance(50) ? 2u : 0u) | (r.chance(30) ? 4u : 0u) |
+                          (r.chance(50) ? 8u : 0u) | (g << 8);  // NP coalescing (bit 4 clear)
+    const uint32_t pa = static_cast<uint32_t>(r.range(300, 1000));
+    const uint32_t pd = static_cast<uint32_t>(r.range(pa, 2 * pa));
+    const uint32_t pi = static_cast<uint32_t>((r.range(1, 255) << 24) |
+                                              (r.chance(50) ? r.range(50, 3000) : r.range(0, 0xFFFFFF)));
+    const uint32_t br = static_cast<uint32_t>(r.range(1u << 16, (1u << 17) - 1));
+    np_interval_ = static_cast<uint32_t>((r.range(1, 0xFFFF) << 16) |
+                                         (r.chance(50) ? r.range(0, 3000) : r.range(0, 0xFFFF)));
+    const uint32_t rmin = static_cast<uint32_t>(r.range(1, 20000));
+    ops_.push_back({regs::STAGE_CTRL, ctrl});
+    ops_.push_back({regs::STAGE_ALPHA_PERIOD, pa});
+    ops_.push_back({regs::STAGE_DEC_PERIOD, pd});
+    ops_.push_back({regs::STAGE_INC_PERIOD, pi});
+    ops_.push_back({regs::STAGE_BYTE_RESET, br});
+    ops_.push_back({regs::STAGE_THRESHOLD, static_cast<uint32_t>(r.range(0, 5))});
+    ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(r.range(1, 2000))});
+    ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(r.range(10, 20000))});
+    ops_.push_back({regs::STAGE_RMIN, rmin});
+    ops_.push_back({regs::STAGE_FIRST_RATE, 0});
+    ops_.push_back({regs::STAGE_ALPHA_INIT, 65536});
+    ops_.push_back({regs::STAGE_MIN_DEC_FAC, 0});
+    ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
+    ops_.push_back({regs::COMMIT, 1});
+    nic_ = nic;
+    per_pkt_ = false;
+  }
+
   uint32_t pick_qp() {
     return rng_.chance(50) ? hot_[rng_.below(hot_.size())] : static_cast<uint32_t>(rng_.below(cfg_.Queues));
   }
@@ -502,6 +579,10 @@ class DcqcnBench {
       if (p.line_cap) cov_.hit("line_rate_cap");
       if (p.same_time) cov_.hit("same_time_event");
       if (p.byte_event) cov_.hit("byte_counter_event");
+      // under the wide stretch's values (upper bits of the 32-bit registers in use)
+      if (p.byte_event && wide_byte_reset_) cov_.hit("byte_counter_event_wide_reset");
+      if (p.dec && wide_inc_) cov_.hit("decrease_wide_inc_period");
+      if (p.fr + p.ai + p.hai > (p.byte_event ? 1u : 0u) && wide_inc_) cov_.hit("increase_timer_wide_period");
       if (p.dec_deferred) cov_.hit("decrease_deferred");
       if (r.late) cov_.hit("catch_up_late");
       if (r.kind == dq::Ev::Scan) cov_.hit("scan_pass");
@@ -520,6 +601,7 @@ class DcqcnBench {
     if (c.snap_done) cov_.hit("snapshot");
     if (c.np_sent) cov_.hit(per_pkt_ ? "np_per_packet_cnp" : "np_coalesce_cnp");
     if (c.np_suppressed) cov_.hit("np_coalesce_suppressed");
+    if (c.np_suppressed && wide_interval_) cov_.hit("np_coalesce_suppressed_wide_interval");
     // an interval test whose packet and last CNP differ in the time's upper half (the RTL
     // compares the halves apart): sets whose TimeStart lies just below a carry into bit 24
     if (c.np.valid && c.np.seen && !per_pkt_ && ((c.np.t ^ c.np.last) >> (dq::kTimeW / 2)) != 0)
@@ -541,6 +623,7 @@ class DcqcnBench {
   dq::Model model_;
   Rng rng_;
   Rng aim_rng_;  // the wheel aim's choices (aim_at_old_horizon)
+  Rng wide_rng_;  // the wide stretch's programming (program_wide)
   Coverage& cov_;
   Dut dut_{"dut"};
   ll::tb::RegPort reg_;
@@ -578,6 +661,15 @@ class DcqcnBench {
   uint32_t aim_q_ = 0;
   bool aim_drain_ = false;  // random enqueues held back while the wheel drains
   uint64_t next_aim_ = 0, aim_until_ = 0;
+  // the wide stretch: off, short increase period, CNP storm, quiet; the segment it ran in
+  // (index + 1)
+  enum class Wide : uint8_t { Off, Prime, Storm, Quiet };
+  static constexpr uint64_t kWideLen = 12000, kWidePrime = 500, kWideStorm = 3500;
+  Wide wide_ = Wide::Off;
+  std::vector<uint64_t> seg_ends_;  // plan_resets: first cycle of each reset, run end + 1
+  size_t seg_ = 0, wide_seg_ = 0;
+  uint64_t wide_next_ = 0;  // the cycle the next phase of the stretch starts
+  bool wide_byte_reset_ = false, wide_inc_ = false, wide_interval_ = false;  // this cycle's config
 };
 
 }  // namespace
