@@ -238,12 +238,11 @@ struct HasWantReset : std::false_type {};
 template <class B>
 struct HasWantReset<B, std::void_t<decltype(std::declval<B&>().want_reset())>> : std::true_type {};
 
-// Whether a bench has `void plan_resets(const std::vector<uint64_t>&)` (see run_lockstep).
+// Whether a bench has `void run_length(uint64_t)` (see run_lockstep).
 template <class B, class = void>
-struct HasPlanResets : std::false_type {};
+struct HasRunLength : std::false_type {};
 template <class B>
-struct HasPlanResets<B, std::void_t<decltype(std::declval<B&>().plan_resets(std::vector<uint64_t>{}))>>
-    : std::true_type {};
+struct HasRunLength<B, std::void_t<decltype(std::declval<B&>().run_length(uint64_t{}))>> : std::true_type {};
 
 template <class B>
 int run_lockstep(const Options& o, const Params& params) {
@@ -328,14 +327,10 @@ int run_lockstep(const Options& o, const Params& params) {
     mid_at[k] = (k + 1) * o.cycles / (kMidResets + 1) + sched.below(o.cycles / (4 * kMidResets) + 1);
     mid_len[k] = sched.range(4, 8);
   }
-  // A bench may learn where each run segment ends, to place a phase at the end of one (whose
-  // aftermath the reset then clears): `void plan_resets(const std::vector<uint64_t>&)` gets
-  // the first cycle of each mid-run reset, in order, and the run's last cycle + 1.
-  if constexpr (HasPlanResets<B>::value) {
-    std::vector<uint64_t> ends(mid_at, mid_at + kMidResets);
-    ends.push_back(o.cycles + 1);
-    bench->plan_resets(ends);
-  }
+  // A bench may learn the run's length, to place a phase at its end (one that would change
+  // the trajectory of all that follows it): `void run_length(uint64_t)` gets the last cycle
+  // (--cycles), before the first.
+  if constexpr (HasRunLength<B>::value) bench->run_length(o.cycles);
   auto in_mid_reset = [&](uint64_t c) {
     for (int k = 0; k < kMidResets; ++k)
       if (c >= mid_at[k] && c < mid_at[k] + mid_len[k]) return true;

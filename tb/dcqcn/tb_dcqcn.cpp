@@ -37,8 +37,11 @@ class DcqcnBench {
   }
 
   Dut& dut() { return dut_; }
-  // the harness's reset schedule: the wide stretch takes the last cycles of each segment
-  void plan_resets(const std::vector<uint64_t>& ends) { seg_ends_ = ends; }
+  // the run's last cycle: the wide stretches take the last kWideRuns * kWideLen cycles
+  void run_length(uint64_t cycles) {
+    wide_from_ = cycles + 1 > kWideRuns * kWideLen ? cycles + 1 - kWideRuns * kWideLen : 0;
+    wide_planned_ = true;
+  }
   void bind() {
     dut_.rst_ni(rst_n_);
     dut_.tick_i(tick_);
@@ -139,7 +142,6 @@ class DcqcnBench {
     hold_enq_ = in.rst_n && in.enq_valid && !enq_acc;
     held_ = in;
     if (!in.rst_n) {
-      wide_ = Wide::Off;
       programmed_ = false;
       ops_.clear();
       std::fill(in_wheel_.begin(), in_wheel_.end(), false);
@@ -203,7 +205,7 @@ class DcqcnBench {
     }
     wide_stretch(cycle, init_done);
     if (wide_ != Wide::Off) in.tick = true;
-    const unsigned cnp_pct = wide_ == Wide::Off ? cnp_pct_ : wide_ == Wide::Quiet ? 0 : 10;
+    const unsigned cnp_pct = wide_ == Wide::Off ? cnp_pct_ : wide_cnps_ ? 10 : 0;
     if (init_done && !programmed_ && probe_.empty() && program_at_ == ~0ull) program_at_ = cycle + program_delay_;
     if (init_done && !programmed_ && cycle >= program_at_) {
       program(true);
@@ -405,52 +407,56 @@ class DcqcnBench {
     }
   }
 
-  // The wide stretch: the last kWideLen cycles of each run segment (before each mid-run
-  // reset, and the run's end) take a programming whose 32-bit registers have their upper
-  // bits set: an increase period of 2^24 ticks or more, a byte counter of 2^16 .. 2^17 - 1
-  // bytes and an NP interval of 2^16 ticks or more (the rest of the run programs them below
-  // 2^15). Half of the time the period's and the interval's low bits are small, so a
-  // datapath that drops the upper bits fires within the stretch. The time ticks every cycle
-  // and CNPs come at 10%. First, for kWidePrime cycles, the staged set is committed with a
-  // short increase period, so every active QP's timer is due soon and expires once under
-  // the wide one (which sets its next expiry). Then the wide programming; for kWideStorm
-  // cycles decreases restart the timer with the wide period and the NP holds back marks
-  // within the wide interval; then no CNPs, so the hot QPs' byte counters run to the wide
-  // reset without a cut. Alpha periods of 300 .. 1000 ticks keep the replays of the many-QP
-  // sets few. The far deadlines the stretch leaves are cleared by the reset that ends it.
-  // Choices from a generator of their own.
+  // The wide stretches: the run's last kWideRuns * kWideLen cycles (after everything else,
+  // so the rest of the run is not changed by them) take programmings whose 32-bit registers
+  // have their upper bits set: an increase period of 2^24 ticks or more, a byte counter of
+  // 2^16 .. 2^17 - 1 bytes and an NP interval of 2^16 ticks or more (the rest of the run
+  // programs them below 2^15). The stretches take turns: the NIC variant and the paper's (a
+  // decrease restarts the increase timer on a different path in each), and in the first two
+  // the period's and the interval's low bits are small, so a datapath that drops the upper
+  // bits fires within the stretch (in the other two they are random). The time ticks every
+  // cycle. Each stretch first commits the staged set with short decrease and increase
+  // periods for kWidePrime cycles, CNPs at 10% but none in the last kWideGap (the pending
+  // decreases are done, every active QP's increase timer is due within 200 ticks), then
+  // the wide programming. In its first kWideGap cycles, without CNPs, every active QP's
+  // timer expires once under the wide period (which sets its next expiry); then, to
+  // kWideStorm cycles after the commit, CNPs at 10%: decreases restart the timer with the
+  // wide period and the NP holds back marks within the wide interval; then no CNPs, so the
+  // hot QPs' byte counters run to the wide reset without a cut. Alpha periods of 300 .. 1000 ticks keep
+  // the replays of the many-QP sets few. Choices from a generator of their own.
   void wide_stretch(uint64_t cycle, bool init_done) {
-    while (seg_ < seg_ends_.size() && cycle >= seg_ends_[seg_]) ++seg_;
-    if (wide_ == Wide::Prime && cycle >= wide_next_) {
-      wide_ = Wide::Storm;
-      wide_next_ = cycle + kWideStorm;
-      program_wide();
-    } else if (wide_ == Wide::Storm && cycle >= wide_next_) {
-      wide_ = Wide::Quiet;
+    wide_ = Wide::Off;
+    if (!wide_planned_ || cycle < wide_from_) return;
+    const uint64_t k = (cycle - wide_from_) / kWideLen, at = (cycle - wide_from_) % kWideLen;
+    wide_ = at < kWidePrime ? Wide::Prime : at < kWidePrime + kWideStorm ? Wide::Storm : Wide::Quiet;
+    wide_cnps_ = wide_ != Wide::Quiet && (at + kWideGap < kWidePrime || at >= kWidePrime + kWideGap);
+    // the programmings go out once each (after a reset, from the next phase on)
+    if (!init_done || !programmed_ || wide_ == Wide::Quiet) return;
+    const uint64_t step = 2 * k + (wide_ == Wide::Prime ? 0 : 1);
+    if (step < wide_step_) return;
+    wide_step_ = step + 1;
+    if (wide_ == Wide::Prime) {
+      ops_.push_back({regs::STAGE_DEC_PERIOD, static_cast<uint32_t>(wide_rng_.range(20, 100))});
+      ops_.push_back({regs::STAGE_INC_PERIOD, static_cast<uint32_t>(wide_rng_.range(20, 200))});
+      ops_.push_back({regs::COMMIT, 1});
+    } else {
+      program_wide(k);
     }
-    if (wide_ != Wide::Off || !init_done || !programmed_ || seg_ == seg_ends_.size() ||
-        cycle + kWideLen < seg_ends_[seg_] || wide_seg_ == seg_ + 1)
-      return;
-    wide_seg_ = seg_ + 1;
-    wide_ = Wide::Prime;
-    wide_next_ = cycle + kWidePrime;
-    ops_.push_back({regs::STAGE_INC_PERIOD, static_cast<uint32_t>(wide_rng_.range(20, 200))});
-    ops_.push_back({regs::COMMIT, 1});
   }
 
-  void program_wide() {
+  void program_wide(uint64_t turn) {
     Rng& r = wide_rng_;
-    const bool nic = r.chance(50);
+    const bool nic = turn % 2 == 0, small_lo = turn % 4 < 2;
     const uint32_t g = static_cast<uint32_t>(r.range(3, 9));
     const uint32_t ctrl = (nic ? 1u : 0u) | (r.chance(50) ? 2u : 0u) | (r.chance(30) ? 4u : 0u) |
                           (r.chance(50) ? 8u : 0u) | (g << 8);  // NP coalescing (bit 4 clear)
     const uint32_t pa = static_cast<uint32_t>(r.range(300, 1000));
     const uint32_t pd = static_cast<uint32_t>(r.range(pa, 2 * pa));
     const uint32_t pi = static_cast<uint32_t>((r.range(1, 255) << 24) |
-                                              (r.chance(50) ? r.range(50, 3000) : r.range(0, 0xFFFFFF)));
+                                              (small_lo ? r.range(50, 3000) : r.range(0, 0xFFFFFF)));
     const uint32_t br = static_cast<uint32_t>(r.range(1u << 16, (1u << 17) - 1));
     np_interval_ = static_cast<uint32_t>((r.range(1, 0xFFFF) << 16) |
-                                         (r.chance(50) ? r.range(0, 3000) : r.range(0, 0xFFFF)));
+                                         (small_lo ? r.range(0, 3000) : r.range(0, 0xFFFF)));
     const uint32_t rmin = static_cast<uint32_t>(r.range(1, 20000));
     ops_.push_back({regs::STAGE_CTRL, ctrl});
     ops_.push_back({regs::STAGE_ALPHA_PERIOD, pa});
@@ -661,14 +667,15 @@ class DcqcnBench {
   uint32_t aim_q_ = 0;
   bool aim_drain_ = false;  // random enqueues held back while the wheel drains
   uint64_t next_aim_ = 0, aim_until_ = 0;
-  // the wide stretch: off, short increase period, CNP storm, quiet; the segment it ran in
-  // (index + 1)
+  // the wide stretches (wide_stretch): this cycle's phase (off, short increase period, CNP
+  // storm, quiet), where they start, the programmings that went out
   enum class Wide : uint8_t { Off, Prime, Storm, Quiet };
-  static constexpr uint64_t kWideLen = 12000, kWidePrime = 500, kWideStorm = 3500;
+  static constexpr uint64_t kWideRuns = 4, kWideLen = 12000, kWidePrime = 1000, kWideStorm = 3500;
+  static constexpr uint64_t kWideGap = 300;  // no CNPs either side of the wide commit
   Wide wide_ = Wide::Off;
-  std::vector<uint64_t> seg_ends_;  // plan_resets: first cycle of each reset, run end + 1
-  size_t seg_ = 0, wide_seg_ = 0;
-  uint64_t wide_next_ = 0;  // the cycle the next phase of the stretch starts
+  bool wide_cnps_ = false;  // CNPs in this cycle of the stretch
+  bool wide_planned_ = false;  // run_length() called (the harness's hook)
+  uint64_t wide_from_ = 0, wide_step_ = 0;
   bool wide_byte_reset_ = false, wide_inc_ = false, wide_interval_ = false;  // this cycle's config
 };
 
