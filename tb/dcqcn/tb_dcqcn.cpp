@@ -3,7 +3,9 @@
 // both RP variants and both NP modes, re-committed under traffic; random CNP, bytes-sent,
 // CE-mark and wheel-token streams (hot QPs for RMW hazards); time ticks in phases from
 // sparse to every cycle; stalls on every valid/ready output and held payloads on every
-// stalled input; register reads, counter clears and per-QP snapshots.
+// stalled input; register reads, counter clears and per-QP snapshots; at the run's end,
+// four stretches whose periods, byte counter and NP interval use the upper bits of their
+// 32-bit registers (wide_stretch).
 #include <algorithm>
 #include <deque>
 #include <sstream>
@@ -422,8 +424,8 @@ class DcqcnBench {
   // timer expires once under the wide period (which sets its next expiry); then, to
   // kWideStorm cycles after the commit, CNPs at 10%: decreases restart the timer with the
   // wide period and the NP holds back marks within the wide interval; then no CNPs, so the
-  // hot QPs' byte counters run to the wide reset without a cut. Alpha periods of 300 .. 1000 ticks keep
-  // the replays of the many-QP sets few. Choices from a generator of their own.
+  // hot QPs' byte counters run to the wide reset without a cut. Alpha periods of 300 .. 1000
+  // ticks keep the replays of the many-QP sets few. Choices from a generator of their own.
   void wide_stretch(uint64_t cycle, bool init_done) {
     wide_ = Wide::Off;
     if (!wide_planned_ || cycle < wide_from_) return;
@@ -667,8 +669,8 @@ class DcqcnBench {
   uint32_t aim_q_ = 0;
   bool aim_drain_ = false;  // random enqueues held back while the wheel drains
   uint64_t next_aim_ = 0, aim_until_ = 0;
-  // the wide stretches (wide_stretch): this cycle's phase (off, short increase period, CNP
-  // storm, quiet), where they start, the programmings that went out
+  // the wide stretches (wide_stretch): this cycle's phase (off, short periods, CNP storm,
+  // quiet), where they start, the programmings that went out
   enum class Wide : uint8_t { Off, Prime, Storm, Quiet };
   static constexpr uint64_t kWideRuns = 4, kWideLen = 12000, kWidePrime = 1000, kWideStorm = 3500;
   static constexpr uint64_t kWideGap = 300;  // no CNPs either side of the wide commit
