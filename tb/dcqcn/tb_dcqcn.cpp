@@ -459,21 +459,21 @@ class DcqcnBench {
     const uint32_t br = static_cast<uint32_t>(r.range(1u << 16, (1u << 17) - 1));
     np_interval_ = static_cast<uint32_t>((r.range(1, 0xFFFF) << 16) |
                                          (small_lo ? r.range(0, 3000) : r.range(0, 0xFFFF)));
-    const uint32_t rmin = static_cast<uint32_t>(r.range(1, 20000));
-    ops_.push_back({regs::STAGE_CTRL, ctrl});
-    ops_.push_back({regs::STAGE_ALPHA_PERIOD, pa});
-    ops_.push_back({regs::STAGE_DEC_PERIOD, pd});
-    ops_.push_back({regs::STAGE_INC_PERIOD, pi});
-    ops_.push_back({regs::STAGE_BYTE_RESET, br});
-    ops_.push_back({regs::STAGE_THRESHOLD, static_cast<uint32_t>(r.range(0, 5))});
-    ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(r.range(1, 2000))});
-    ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(r.range(10, 20000))});
-    ops_.push_back({regs::STAGE_RMIN, rmin});
-    ops_.push_back({regs::STAGE_FIRST_RATE, 0});
-    ops_.push_back({regs::STAGE_ALPHA_INIT, 65536});
-    ops_.push_back({regs::STAGE_MIN_DEC_FAC, 0});
-    ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
-    ops_.push_back({regs::COMMIT, 1});
+    dq::StageRegs w;  // first rate 0 (unchanged), alpha 1, no minimum decrease factor
+    w.rmin = static_cast<uint32_t>(r.range(1, 20000));
+    w.ctrl = ctrl;
+    w.alpha_period = pa;
+    w.dec_period = pd;
+    w.inc_period = pi;
+    w.byte_reset = br;
+    w.threshold = static_cast<uint32_t>(r.range(0, 5));
+    w.rai = static_cast<uint32_t>(r.range(1, 2000));
+    w.rhai = static_cast<uint32_t>(r.range(10, 20000));
+    w.first_rate = 0;
+    w.alpha_init = 65536;
+    w.min_dec_fac = 0;
+    w.np_interval = np_interval_;
+    push_program(w);
     nic_ = nic;
     per_pkt_ = false;
   }
@@ -526,30 +526,35 @@ class DcqcnBench {
                                               : rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
     const uint32_t br = static_cast<uint32_t>(rng_.chance(50) ? 0 : rng_.range(500, 30000));
     np_interval_ = static_cast<uint32_t>(rng_.chance(20) ? 0 : rng_.range(1, 600));
-    ops_.push_back({regs::STAGE_CTRL, ctrl});
-    ops_.push_back({regs::STAGE_ALPHA_PERIOD, pa});
-    ops_.push_back({regs::STAGE_DEC_PERIOD, pd});
-    ops_.push_back({regs::STAGE_INC_PERIOD, pi});
-    ops_.push_back({regs::STAGE_BYTE_RESET, br});
-    ops_.push_back({regs::STAGE_THRESHOLD, static_cast<uint32_t>(rng_.range(0, 5))});
-    ops_.push_back({regs::STAGE_RAI, static_cast<uint32_t>(rng_.range(1, 2000))});
-    ops_.push_back({regs::STAGE_RHAI, static_cast<uint32_t>(rng_.range(10, 20000))});
+    dq::StageRegs r;  // drawn in the order the registers are written (stage_ops)
+    r.ctrl = ctrl;
+    r.alpha_period = pa;
+    r.dec_period = pd;
+    r.inc_period = pi;
+    r.byte_reset = br;
+    r.threshold = static_cast<uint32_t>(rng_.range(0, 5));
+    r.rai = static_cast<uint32_t>(rng_.range(1, 2000));
+    r.rhai = static_cast<uint32_t>(rng_.range(10, 20000));
     // Rmin: sometimes high (cuts then floor at it often; replays slow the event rate down)
     // or low (rates far below the line: wheel departures beyond the horizon)
     const uint32_t rmin = static_cast<uint32_t>(low_rmin ? rng_.range(1, 300) : rng_.chance(5) ? 0 : rng_.chance(15) ? rng_.range(20000, 60000) : rng_.chance(25) ? rng_.range(1, 300) : rng_.range(1, 20000));
-    ops_.push_back({regs::STAGE_RMIN, rmin});
+    r.rmin = rmin;
     // first rate: 0 (unchanged), any, or at/below Rmin (must be raised to Rmin)
     const unsigned fr = static_cast<unsigned>(rng_.below(100));
-    const uint32_t first = first_low ? static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)))
-                         : fr < 45 ? 0 : fr < 65 ? static_cast<uint32_t>(rng_.range(1, 200000))
-                         : static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)));
-    ops_.push_back({regs::STAGE_FIRST_RATE, first});
-    ops_.push_back({regs::STAGE_ALPHA_INIT, static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF))});
-    ops_.push_back({regs::STAGE_MIN_DEC_FAC, static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF))});
-    ops_.push_back({regs::STAGE_NP_INTERVAL, np_interval_});
-    ops_.push_back({regs::COMMIT, 1});
+    r.first_rate = first_low ? static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)))
+                 : fr < 45 ? 0 : fr < 65 ? static_cast<uint32_t>(rng_.range(1, 200000))
+                 : static_cast<uint32_t>(rng_.range(1, std::max<uint32_t>(1, rmin)));
+    r.alpha_init = static_cast<uint32_t>(rng_.chance(60) ? 65536 : rng_.range(0, 0x1FFFF));
+    r.min_dec_fac = static_cast<uint32_t>(rng_.chance(70) ? 0 : rng_.range(0, 0x1FFFF));
+    r.np_interval = np_interval_;
+    push_program(r);
     nic_ = nic;
     per_pkt_ = ctrl & 16u;
+  }
+
+  // every STAGE_* register of r, then COMMIT
+  void push_program(const dq::StageRegs& r) {
+    for (const CfgOp& op : dq::stage_ops(r)) ops_.push_back(op);
   }
 
   void cover_inputs(const In& in, const Out& o) {
