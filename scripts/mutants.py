@@ -535,7 +535,7 @@ def main():
             if r[4]:
                 kills[f"{r[4][0]}/seed{r[4][1]}"] = kills.get(f"{r[4][0]}/seed{r[4][1]}", 0) + 1
         by = ", ".join(f"{key}: {v}" for key, v in sorted(kills.items()))
-        print(f"mutants: {name}: {k}/{n} killed in {dt:.0f} s (killed by {by})" +
+        print(f"mutants: {name}: {k}/{n} killed in {dt:.0f} s (killed by {by or 'no run'})" +
               (f"; not killed: {', '.join(bad)}" if bad else ""))
         if a.matrix:
             fragile = [r for r in res if r[1] == "killed" and len(r[5]) <= 2 and 2 * len(r[5]) < r[6]]
