@@ -246,13 +246,14 @@ bool catch_up(Qp<Ar>& s, const Live& c, uint64_t limit, const Bounds& b, Trace* 
     increase(s, c, false, s.dl_i, tr, cv);
     s.dl_i += c.p_inc;
   }
-  if (c.nic) {
-    unsigned kd = 0;
-    for (unsigned j = 0; j < b.dec_steps; ++j)
-      if (s.dl_d + j * c.p_dec < L) ++kd;
-    s.dl_d += kd * c.p_dec;
-  }
-  return s.dl_a < L0 || (s.inc_on && s.dl_i < L0) || (c.nic && s.dl_d < L0);
+  // the decrease-check deadline runs in both variants (the paper's never decreases on it),
+  // so a COMMIT from the paper variant to the NIC's finds it current: frozen, it would be
+  // as far behind as the paper variant ran, DecSteps periods caught up per pass
+  unsigned kd = 0;
+  for (unsigned j = 0; j < b.dec_steps; ++j)
+    if (s.dl_d + j * c.p_dec < L) ++kd;
+  s.dl_d += kd * c.p_dec;
+  return s.dl_a < L0 || (s.inc_on && s.dl_i < L0) || s.dl_d < L0;
 }
 
 // The event operation of a pass (after catch_up). t = event time.
@@ -278,6 +279,7 @@ void event_op(Qp<Ar>& s, const Live& c, Ev ev, uint64_t t, uint32_t bytes, Trace
       if (!s.active) {
         s.active = true;
         s.alpha = Ar::alpha(c.alpha_init);
+        s.dl_d = t + c.p_dec;  // the decrease-check period starts, as in the NIC variant
       }
       decrease(s, c, s.alpha, true, t, tr, cv);
       s.alpha = Ar::alpha_step(s.alpha, c.g_shift, true);

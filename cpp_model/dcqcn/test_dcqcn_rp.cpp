@@ -404,6 +404,29 @@ TEST(DcqcnRpLazy, TooFewScansAreReportedLate) {
   EXPECT_EQ(r.cnp_a, x.cnp_a);
 }
 
+// A COMMIT from the paper variant to the NIC's under traffic. The decrease-check deadline
+// starts at the QP's first CNP and runs on in the paper variant (which never decreases on
+// it), so the NIC variant's first CNP after the switch is caught up in one pass. Frozen at
+// its reset value 0, as it was, the deadline would be 2^32 ticks behind here: 2^32 / (4
+// boundaries a pass x 4,000 ticks) = 268,435 late passes, each a replay of five cycles
+// that holds every input of the block.
+TEST(DcqcnRpLazy, PaperToNicSwitchFindsTheDecreaseCheckCurrent) {
+  const Live p = paper(), n = nic();
+  const Bounds b{8, 4};
+  Qp<Fixed> s = qp_reset<Fixed>(p);
+  const uint64_t t0 = 1ull << 32;
+  EXPECT_FALSE(pass(s, p, b, Ev::Cnp, t0, 0, nullptr));  // activated in the paper variant
+  EXPECT_EQ(s.dl_d, t0 + p.p_dec);
+  for (uint64_t t = t0 + 1000; t <= t0 + 1000000; t += 1000)  // scans keep it current
+    EXPECT_FALSE(pass(s, p, b, Ev::Scan, t, 0, nullptr)) << t;
+  EXPECT_GE(s.dl_d, t0 + 1000000);
+  unsigned passes = 1;
+  while (pass(s, n, b, Ev::Cnp, t0 + 1000500, 0, nullptr) && passes < 1000) ++passes;
+  EXPECT_EQ(passes, 1u);
+  EXPECT_TRUE(s.cnp_d);  // the NIC variant's CNP is applied: a decrease at the next check
+  EXPECT_EQ(s.dl_d, t0 + 1004000);
+}
+
 // Fixed vs double: same event sequence and every rate within 1e-6 relative over long
 // random CNP sequences, both variants, several seeds.
 TEST(DcqcnRpFixedVsDouble, SameEventsAndRatesWithinBound) {

@@ -147,7 +147,8 @@ module dcqcn_rp_pass #(
       sc[j] = act0 && (defer ? (ab[j] < d1) : (ab[j] < lim0));
       sd[j] = dec && ab[j] <= d1;
     end
-    for (int j = 0; j < DecSteps; j++) sdd[j] = act0 && nic_i && (defer ? (db[j] < d1) : (db[j] < lim0));
+    // the decrease-check deadline runs in both variants (a COMMIT to the NIC's finds it current)
+    for (int j = 0; j < DecSteps; j++) sdd[j] = act0 && (defer ? (db[j] < d1) : (db[j] < lim0));
     cnpa_c = sc[0] ? 1'b0 : cnpa0;
     dla_c  = ab[0];
     for (int j = 0; j < AlphaSteps; j++) if (sc[j]) dla_c = ab[j+1];
@@ -173,7 +174,7 @@ module dcqcn_rp_pass #(
     if (dec)      late_i = enC_a && (x2 < lim0);
     else if (enA) late_i = y1 < lim0;
     else          late_i = incon0 && (XW'(dli0) < lim0);
-    late_a  = act0 && (late_al || late_i || (nic_i && late_dd));
+    late_a  = act0 && (late_al || late_i || late_dd);
 
     // alpha chain, first half (does not depend on the deadlines)
     ach[0]  = a0;
@@ -374,6 +375,7 @@ module dcqcn_rp_pass #(
           cnpdE = 1'b1;
         end
       end else begin
+        if (!act0_s4_q) dldE = XW'(t_s4_q) + XW'(p_dec_i);  // the decrease-check period starts
         rtE    = rcC;
         rcE    = rc_cut_s4_q;
         tE     = '0;

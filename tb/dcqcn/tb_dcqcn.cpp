@@ -357,7 +357,7 @@ class DcqcnBench {
     if (!init_done || !programmed_) { aim_ = Aim::Off; aim_drain_ = false; return; }
     if (aim_ == Aim::Off) {
       if (cycle < next_aim_) return;
-      next_aim_ = cycle + aim_rng_.range(50, 500);
+      next_aim_ = cycle + aim_rng_.range(20, 100);
       // the QP (not in the wheel) whose t_last's slot is the nearest at or beyond the
       // horizon, from a random start
       const uint32_t start = static_cast<uint32_t>(aim_rng_.below(cfg_.Queues));
