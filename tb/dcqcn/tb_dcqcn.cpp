@@ -459,13 +459,9 @@ class DcqcnBench {
     const uint32_t br = static_cast<uint32_t>(r.range(1u << 16, (1u << 17) - 1));
     np_interval_ = static_cast<uint32_t>((r.range(1, 0xFFFF) << 16) |
                                          (small_lo ? r.range(0, 3000) : r.range(0, 0xFFFF)));
-    dq::StageRegs w;  // first rate 0 (unchanged), alpha 1, no minimum decrease factor
-    w.rmin = static_cast<uint32_t>(r.range(1, 20000));
-    w.ctrl = ctrl;
-    w.alpha_period = pa;
-    w.dec_period = pd;
-    w.inc_period = pi;
-    w.byte_reset = br;
+    const uint32_t rmin = static_cast<uint32_t>(r.range(1, 20000));
+    dq::StageRegs w{ctrl, pa, pd, pi, br};  // STAGE_CTRL .. BYTE_RESET; first rate 0, alpha 1
+    w.rmin = rmin;
     w.threshold = static_cast<uint32_t>(r.range(0, 5));
     w.rai = static_cast<uint32_t>(r.range(1, 2000));
     w.rhai = static_cast<uint32_t>(r.range(10, 20000));
@@ -526,12 +522,7 @@ class DcqcnBench {
                                               : rng_.chance(50) ? rng_.range(20, 200) : rng_.range(200, 2500));
     const uint32_t br = static_cast<uint32_t>(rng_.chance(50) ? 0 : rng_.range(500, 30000));
     np_interval_ = static_cast<uint32_t>(rng_.chance(20) ? 0 : rng_.range(1, 600));
-    dq::StageRegs r;  // drawn in the order the registers are written (stage_ops)
-    r.ctrl = ctrl;
-    r.alpha_period = pa;
-    r.dec_period = pd;
-    r.inc_period = pi;
-    r.byte_reset = br;
+    dq::StageRegs r{ctrl, pa, pd, pi, br};  // STAGE_CTRL .. BYTE_RESET; the rest drawn in write order
     r.threshold = static_cast<uint32_t>(rng_.range(0, 5));
     r.rai = static_cast<uint32_t>(rng_.range(1, 2000));
     r.rhai = static_cast<uint32_t>(rng_.range(10, 20000));
