@@ -39,10 +39,22 @@ class DcqcnBench {
   }
 
   Dut& dut() { return dut_; }
-  // the run's last cycle: the wide stretches take the last kWideRuns * kWideLen cycles
+  // the run's last cycle: the wide stretches take the last kWideRuns * kWideLen cycles,
+  // after a reset kWideLead cycles before them (runs long enough for both)
   void run_length(uint64_t cycles) {
     wide_from_ = cycles + 1 > kWideRuns * kWideLen ? cycles + 1 - kWideRuns * kWideLen : 0;
+    wide_reset_at_ = wide_from_ > 2 * kWideLead ? wide_from_ - kWideLead : ~0ull;
     wide_planned_ = true;
+  }
+  // the reset before the wide stretches: the RP's deadlines then start from the time, not
+  // from wherever the run has left them (a 10^8-cycle soak's last segment is 1.7 x 10^7
+  // cycles long, and the many-QP sets' alpha deadlines can fall millions of ticks behind in
+  // it at the bench's short periods: their replay chains then hold the RP through the
+  // stretches, the wide COMMITs wait behind them and the bins stay empty)
+  bool want_reset() {
+    if (cycle_ + 1 < wide_reset_at_ || wide_reset_asked_) return false;
+    wide_reset_asked_ = true;
+    return true;
   }
   void bind() {
     dut_.rst_ni(rst_n_);
@@ -196,6 +208,7 @@ class DcqcnBench {
     In in;
     if (in_reset && cycle < 4) return in;
     const bool init_done = model_.eval(in).init_done;
+    cycle_ = cycle;
     if (cycle % 40000 == 0) {  // time-base phase: sparse, half, or every cycle
       static const unsigned pct[] = {5, 50, 100, 100};
       tick_pct_ = pct[rng_.below(4)];
@@ -672,8 +685,10 @@ class DcqcnBench {
   static constexpr uint64_t kWideGap = 300;  // no CNPs either side of the wide commit
   Wide wide_ = Wide::Off;
   bool wide_cnps_ = false;  // CNPs in this cycle of the stretch
-  bool wide_planned_ = false;  // run_length() called (the harness's hook)
-  uint64_t wide_from_ = 0, wide_step_ = 0;
+  static constexpr uint64_t kWideLead = 3000;  // the reset before them: init sweep, programming
+  bool wide_planned_ = false, wide_reset_asked_ = false;  // run_length() called; want_reset() said yes
+  uint64_t wide_from_ = 0, wide_step_ = 0, wide_reset_at_ = ~0ull;
+  uint64_t cycle_ = 0;  // the cycle of the last stimulus
   bool wide_byte_reset_ = false, wide_inc_ = false, wide_interval_ = false;  // this cycle's config
 };
 
