@@ -44,7 +44,6 @@ class DcqcnBench {
   void run_length(uint64_t cycles) {
     wide_from_ = cycles + 1 > kWideRuns * kWideLen ? cycles + 1 - kWideRuns * kWideLen : 0;
     wide_reset_at_ = wide_from_ > 2 * kWideLead ? wide_from_ - kWideLead : ~0ull;
-    wide_planned_ = true;
   }
   // the reset before the wide stretches: the RP's deadlines then start from the time, not
   // from wherever the run has left them (a 10^8-cycle soak's last segment is 1.7 x 10^7
@@ -441,7 +440,7 @@ class DcqcnBench {
   // ticks keep the replays of the many-QP sets few. Choices from a generator of their own.
   void wide_stretch(uint64_t cycle, bool init_done) {
     wide_ = Wide::Off;
-    if (!wide_planned_ || cycle < wide_from_) return;
+    if (cycle < wide_from_) return;
     const uint64_t k = (cycle - wide_from_) / kWideLen, at = (cycle - wide_from_) % kWideLen;
     wide_ = at < kWidePrime ? Wide::Prime : at < kWidePrime + kWideStorm ? Wide::Storm : Wide::Quiet;
     wide_cnps_ = wide_ != Wide::Quiet && (at + kWideGap < kWidePrime || at >= kWidePrime + kWideGap);
@@ -686,8 +685,8 @@ class DcqcnBench {
   Wide wide_ = Wide::Off;
   bool wide_cnps_ = false;  // CNPs in this cycle of the stretch
   static constexpr uint64_t kWideLead = 3000;  // the reset before them: init sweep, programming
-  bool wide_planned_ = false, wide_reset_asked_ = false;  // run_length() called; want_reset() said yes
-  uint64_t wide_from_ = 0, wide_step_ = 0, wide_reset_at_ = ~0ull;
+  bool wide_reset_asked_ = false;  // want_reset() said yes
+  uint64_t wide_from_ = ~0ull, wide_step_ = 0, wide_reset_at_ = ~0ull;  // ~0: run_length() not called
   uint64_t cycle_ = 0;  // the cycle of the last stimulus
   bool wide_byte_reset_ = false, wide_inc_ = false, wide_interval_ = false;  // this cycle's config
 };
