@@ -11,6 +11,8 @@
 #   make peers     every load balancer on the 128-host RDMA peer-comparison fabric, PFC + GBN and lossy + IRN
 #   make experiments        the paper experiments (sim/experiments/), quick form with direction checks; FULL=1: paper scale into results/
 #   make experiment NAME=x  one of them (FULL=1 as above; RESUME=1 reuses the finished runs of an interrupted sweep)
+#   make experiments-seeds  the committed results/ read back: per claim, how many seeds agree; fails if a
+#                  summary.md is not what its points.csv and the current claims give (NAME=x: one experiment)
 #   make blocks    the block flows: lint, lockstep benches, synthesis smoke, summary
 #   make test      everything CI checks (runs deps first)
 #   make lint      verilator -Wall, iverilog, yosys -noautowire on every RTL module
@@ -50,7 +52,7 @@ STAMP = printf '\n== %s: %s s ==\n' "$(1)" "$$(( $$(date +%s) - $(2) ))"
 STAGE = t=$$(date +%s); $(MAKE) --no-print-directory $(1); $(call STAMP,$(2),$$t)
 
 .PHONY: deps configure build lint unit tb mutants synth synth-smoke equiv gates formal signoff soak tb-profile regmap regmap-check slurm-test \
-        demo sim tools cosim cosim-test cosim-slowdown bench peers experiments experiment blocks test clean help coverage make-selftest params
+        demo sim tools cosim cosim-test cosim-slowdown bench peers experiments experiment experiments-seeds blocks test clean help coverage make-selftest params
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -204,6 +206,10 @@ experiment: configure
 	@cmake --build $(BUILD) --target lossless_sim
 	@$(if $(RUNNER),$(JOBS_RUN) experiments --out $(BUILD)/jobs/experiment-$(NAME)$(if $(FULL),-full) --name $(NAME) --sim $(BUILD)/sim/lossless_sim,$(PYTHON) scripts/experiments.py --sim $(BUILD)/sim/lossless_sim --name $(NAME) $(if $(RESUME),--resume)) $(EXP_FLAGS)
 
+# Runs nothing (no build): reads results/<name>/points.csv and summary.md back.
+experiments-seeds:
+	@$(PYTHON) scripts/experiments.py --seeds $(if $(NAME),--name $(NAME))
+
 peers: deps configure
 	@cmake --build $(BUILD) --target lossless_sim
 	@$(PYTHON) scripts/peers.py --sim $(BUILD)/sim/lossless_sim --out $(BUILD)/peers
@@ -232,6 +238,7 @@ test: deps
 	$(call STAGE,gates,gate-level lockstep); \
 	$(call STAGE,formal,formal properties); \
 	$(call STAGE,experiments,quick experiments); \
+	$(call STAGE,experiments-seeds,committed results by seed); \
 	$(call STAMP,make test total,$$t0)
 
 # A multi-step target with a failing step must fail: run `make blocks` and `make test`

@@ -3,6 +3,7 @@
 its scenario), run through lossless_sim.
 
   experiments.py [--name NAME] [--full | --out DIR] [--swap-check] [--sim BIN] [--jobs N] [--resume]
+  experiments.py --seeds [--name NAME]
 
 An experiment names a scenario, the axes of its sweep (each value a list of --set
 overrides, or a number for one key), the metrics to read from each run's summary.json,
@@ -15,6 +16,9 @@ committed results; no --out). Each run directory gets points.csv (every run), me
 and summary.md (paper beside ours, verdicts).
 A quick run fails when a direction assertion fails; --swap-check swaps the two sides of
 every assertion and fails unless each then fails (the assertions can fail).
+--seeds runs nothing: it reads the committed results/<name>/ back, shows how many seeds agree
+with each claim, and fails when a summary.md is not what its points.csv and the current
+claims give.
 """
 import argparse
 import concurrent.futures
@@ -467,6 +471,93 @@ def verdict(e, means, verdicts, out, full, swap_check):
     return problems
 
 
+def seeds_report(names):
+    """--seeds: every committed results/<name>/ read back. Each claim is computed again from
+    points.csv (every run) with the current experiment.json: from the means over the seeds
+    (it must give the summary.md's figure and verdict, else the results are not current), and
+    from each seed's runs alone (the claim's points share the seed). Prints how many seeds
+    agree with each claim; returns the problems found."""
+    problems, tally = [], {"every seed": 0, "the mean, not every seed": 0,
+                           "no seed": 0, "some seeds, not the mean": 0}
+    for n in names:
+        res = os.path.join(ROOT, "results", n)
+        if not os.path.isfile(os.path.join(res, "summary.md")):
+            print(f"{n}: no committed results (results/{n}/summary.md)")
+            continue
+        e = load(n)
+        axes = [a["name"] for a in e["axes"]]
+        try:
+            with open(os.path.join(res, "points.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            with open(os.path.join(res, "means.csv"), newline="") as f:
+                mrows = list(csv.DictReader(f))
+            with open(os.path.join(res, "summary.md")) as f:
+                shown = {}
+                for line in f:
+                    cells = [x.strip() for x in line.strip().strip("|").split("|")]
+                    if line.startswith("| ") and len(cells) == 4:
+                        shown[cells[0]] = cells
+        except (OSError, csv.Error) as err:
+            raise Bad(f"{res}: {err}")
+        fluid = list(e.get("fluid", {}).get("metrics", {}))  # deterministic: means.csv only
+        try:
+            seeds = sorted({int(r["seed"]) for r in rows})
+            pts = {}
+            for r in rows:
+                pts.setdefault(tuple(r[a] for a in axes), {})[int(r["seed"])] = {m: float(r[m]) for m in e["metrics"]}
+            for r in mrows:
+                for m in fluid:
+                    for per in pts.get(tuple(r[a] for a in axes), {}).values():
+                        per[m] = float(r[m + "_mean"])
+        except (KeyError, ValueError) as err:
+            raise Bad(f"{res}/points.csv: {err!r} (not the columns experiment.json names)")
+        def as_means(pick):
+            return [{"labels": dict(zip(axes, k)), "mean": pick(per)} for k, per in pts.items()]
+        print(f"{n}: {len(e['claims'])} claims, seeds {', '.join(map(str, seeds))}")
+        if any(len(per) != len(seeds) for per in pts.values()):
+            problems.append(f"{n}: points.csv does not hold every point at every seed")
+            continue
+        for c in e["claims"]:
+            v = claim_value(as_means(lambda per: {m: sum(x[m] for x in per.values()) / len(per)
+                                                  for m in next(iter(per.values()))}), c)
+            ok = OPS[c["check"][0]](v, c["check"][1])
+            per_seed = []
+            for sd in seeds:
+                try:
+                    per_seed.append(claim_value(as_means(lambda per, sd=sd: per[sd]), c))
+                except NoPoint:
+                    raise
+                except Bad:  # this seed's 'vs' side is 0: no ratio, counted as not agreeing
+                    per_seed.append(None)
+            agree = [x is not None and OPS[c["check"][0]](x, c["check"][1]) for x in per_seed]
+            row = shown.get(c["claim"])
+            if row is None:
+                problems.append(f"{n}: claim '{c['claim']}' is not in results/{n}/summary.md")
+            else:
+                try:
+                    figure = float(row[2].split()[0])
+                except (ValueError, IndexError):
+                    figure = None
+                if figure is not None and not math.isfinite(figure):  # inf or nan: as printed
+                    figure = v if f"{v:.4g}" == row[2].split()[0] else None
+                digit = 10 ** (math.floor(math.log10(abs(figure))) - 3) if figure else 0.0
+                if figure is None or abs(v - figure) > 0.51 * digit + 1e-5 * abs(v):
+                    problems.append(f"{n}: '{c['claim']}': points.csv gives {v:.4g}, summary.md shows {row[2]}")
+                if row[3].startswith("agree") != ok:
+                    problems.append(f"{n}: '{c['claim']}': the check {c['check'][0]} {c['check'][1]} gives "
+                                    f"{'agree' if ok else 'disagree'} on {v:.4g}, summary.md says {row[3].split(':')[0]}")
+            k = sum(agree)
+            key = ("every seed" if k == len(agree) else "the mean, not every seed") if ok else \
+                  ("no seed" if k == 0 else "some seeds, not the mean")
+            tally[key] += 1
+            print(f"  {'agree   ' if ok else 'disagree'} {k} of {len(agree)} seeds  {v:<10.4g} "
+                  f"({', '.join('-' if x is None else f'{x:.4g}' for x in per_seed)}) {c['check'][0]} {c['check'][1]}  {c['claim']}")
+    print(f"claims that agree on the mean and on every seed: {tally['every seed']}; on the mean, not every "
+          f"seed: {tally['the mean, not every seed']}; disagree on the mean, some seeds agree: "
+          f"{tally['some seeds, not the mean']}; disagree on every seed: {tally['no seed']}")
+    return problems
+
+
 def out_dir(name, full, out=None):
     return os.path.join(ROOT, "results", name) if full else os.path.join(out or os.path.join(ROOT, "build", "experiments"), name)
 
@@ -528,7 +619,24 @@ def main():
                     help="keep the runs directory and reuse every finished run whose simulator binary, "
                          "scenario file and arguments are unchanged (sha256; an interrupted paper-scale "
                          "sweep continues where it stopped)")
+    ap.add_argument("--seeds", action="store_true",
+                    help="run nothing: read the committed results/ back and show, per claim, how many "
+                         "seeds agree with it; fail if a summary.md is not what its points.csv and the "
+                         "current claims give")
     a = ap.parse_args()
+    names = sorted(d for d in os.listdir(EXP_DIR) if os.path.isfile(os.path.join(EXP_DIR, d, "experiment.json")))
+    if a.name and a.name not in names:
+        sys.exit(f"experiments: no experiment '{a.name}' (have: {', '.join(names)})")
+    if a.seeds:
+        if a.full or a.out is not None or a.resume or a.swap_check:
+            sys.exit("experiments: --seeds runs nothing: it takes only --name")
+        try:
+            problems = seeds_report([a.name] if a.name else names)
+        except Bad as err:
+            sys.exit(f"experiments: {err}")
+        for p in problems:
+            print(f"experiments: FAIL {p}", file=sys.stderr)
+        sys.exit(1 if problems else 0)
     if a.full and a.out is not None:
         sys.exit("experiments: --out is for quick runs only: --full always writes results/<name>/ "
                  "and the README tables (the committed results)")
@@ -536,10 +644,7 @@ def main():
         sys.exit(f"experiments: {a.sim}: not an executable (make experiments builds it)")
     if a.jobs < 1:
         sys.exit("experiments: --jobs must be at least 1")
-    names = sorted(d for d in os.listdir(EXP_DIR) if os.path.isfile(os.path.join(EXP_DIR, d, "experiment.json")))
     if a.name:
-        if a.name not in names:
-            sys.exit(f"experiments: no experiment '{a.name}' (have: {', '.join(names)})")
         names = [a.name]
     command = "make experiment NAME=" + a.name if a.name else "make experiments"
     if a.full:
