@@ -4,6 +4,7 @@ its scenario), run through lossless_sim.
 
   experiments.py [--name NAME] [--full | --out DIR] [--swap-check] [--sim BIN] [--jobs N] [--resume]
   experiments.py --seeds [--name NAME]
+  experiments.py --index
 
 An experiment names a scenario, the axes of its sweep (each value a list of --set
 overrides, or a number for one key), the metrics to read from each run's summary.json,
@@ -18,7 +19,8 @@ A quick run fails when a direction assertion fails; --swap-check swaps the two s
 every assertion and fails unless each then fails (the assertions can fail).
 --seeds runs nothing: it reads the committed results/<name>/ back, shows how many seeds agree
 with each claim, and fails when a summary.md is not what its points.csv and the current
-claims give.
+claims give. --index runs nothing either: it writes results/README.md and README.md's table
+from the committed results (what a --full run does last).
 """
 import argparse
 import concurrent.futures
@@ -471,87 +473,103 @@ def verdict(e, means, verdicts, out, full, swap_check):
     return problems
 
 
+def seed_claims(n):
+    """The committed results/<n>/ read back (None when there are none). Each claim is computed
+    again from points.csv (every run) with the current experiment.json: from the means over
+    the seeds, which must give the summary.md's figure and verdict (else the results are not
+    current), and from each seed's runs alone (the claim's points share the seed). Returns
+    (seeds, [(claim, value, agrees, [value at each seed or None], [agrees at each seed])],
+    problems)."""
+    res = os.path.join(ROOT, "results", n)
+    if not os.path.isfile(os.path.join(res, "summary.md")):
+        return None
+    e = load(n)
+    axes = [a["name"] for a in e["axes"]]
+    try:
+        with open(os.path.join(res, "points.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        with open(os.path.join(res, "means.csv"), newline="") as f:
+            mrows = list(csv.DictReader(f))
+        with open(os.path.join(res, "summary.md")) as f:
+            shown = {}
+            for line in f:
+                cells = [x.strip() for x in line.strip().strip("|").split("|")]
+                if line.startswith("| ") and len(cells) == 4:
+                    shown[cells[0]] = cells
+    except (OSError, csv.Error) as err:
+        raise Bad(f"{res}: {err}")
+    fluid = list(e.get("fluid", {}).get("metrics", {}))  # deterministic: means.csv only
+    try:
+        seeds = sorted({int(r["seed"]) for r in rows})
+        pts = {}
+        for r in rows:
+            pts.setdefault(tuple(r[a] for a in axes), {})[int(r["seed"])] = {m: float(r[m]) for m in e["metrics"]}
+        for r in mrows:
+            for m in fluid:
+                for per in pts.get(tuple(r[a] for a in axes), {}).values():
+                    per[m] = float(r[m + "_mean"])
+    except (KeyError, ValueError) as err:
+        raise Bad(f"{res}/points.csv: {err!r} (not the columns experiment.json names)")
+    if not pts or any(len(per) != len(seeds) for per in pts.values()):
+        raise Bad(f"{res}/points.csv does not hold every point at every seed")
+
+    def as_means(pick):
+        return [{"labels": dict(zip(axes, k)), "mean": pick(per)} for k, per in pts.items()]
+    out, problems = [], []
+    for c in e["claims"]:
+        v = claim_value(as_means(lambda per: {m: sum(x[m] for x in per.values()) / len(per)
+                                              for m in next(iter(per.values()))}), c)
+        ok = OPS[c["check"][0]](v, c["check"][1])
+        per_seed = []
+        for sd in seeds:
+            try:
+                per_seed.append(claim_value(as_means(lambda per, sd=sd: per[sd]), c))
+            except NoPoint:
+                raise
+            except Bad:  # this seed's 'vs' side is 0: no ratio, counted as not agreeing
+                per_seed.append(None)
+        agree = [x is not None and OPS[c["check"][0]](x, c["check"][1]) for x in per_seed]
+        out.append((c, v, ok, per_seed, agree))
+        row = shown.get(c["claim"])
+        if row is None:
+            problems.append(f"{n}: claim '{c['claim']}' is not in results/{n}/summary.md")
+            continue
+        try:
+            figure = float(row[2].split()[0])
+        except (ValueError, IndexError):
+            figure = None
+        if figure is not None and not math.isfinite(figure):  # inf or nan: as printed
+            figure = v if f"{v:.4g}" == row[2].split()[0] else None
+        digit = 10 ** (math.floor(math.log10(abs(figure))) - 3) if figure else 0.0
+        if figure is None or abs(v - figure) > 0.51 * digit + 1e-5 * abs(v):
+            problems.append(f"{n}: '{c['claim']}': points.csv gives {v:.4g}, summary.md shows {row[2]}")
+        if row[3].startswith("agree") != ok:
+            problems.append(f"{n}: '{c['claim']}': the check {c['check'][0]} {c['check'][1]} gives "
+                            f"{'agree' if ok else 'disagree'} on {v:.4g}, summary.md says {row[3].split(':')[0]}")
+    return seeds, out, problems
+
+
 def seeds_report(names):
-    """--seeds: every committed results/<name>/ read back. Each claim is computed again from
-    points.csv (every run) with the current experiment.json: from the means over the seeds
-    (it must give the summary.md's figure and verdict, else the results are not current), and
-    from each seed's runs alone (the claim's points share the seed). Prints how many seeds
-    agree with each claim; returns the problems found."""
+    """--seeds: prints, for every committed result, how many seeds agree with each claim
+    (seed_claims); returns the problems found."""
     problems, tally = [], {"every seed": 0, "the mean, not every seed": 0,
                            "no seed": 0, "some seeds, not the mean": 0}
     for n in names:
-        res = os.path.join(ROOT, "results", n)
-        if not os.path.isfile(os.path.join(res, "summary.md")):
+        got = seed_claims(n)
+        if got is None:
             print(f"{n}: no committed results (results/{n}/summary.md)")
             continue
-        e = load(n)
-        axes = [a["name"] for a in e["axes"]]
-        try:
-            with open(os.path.join(res, "points.csv"), newline="") as f:
-                rows = list(csv.DictReader(f))
-            with open(os.path.join(res, "means.csv"), newline="") as f:
-                mrows = list(csv.DictReader(f))
-            with open(os.path.join(res, "summary.md")) as f:
-                shown = {}
-                for line in f:
-                    cells = [x.strip() for x in line.strip().strip("|").split("|")]
-                    if line.startswith("| ") and len(cells) == 4:
-                        shown[cells[0]] = cells
-        except (OSError, csv.Error) as err:
-            raise Bad(f"{res}: {err}")
-        fluid = list(e.get("fluid", {}).get("metrics", {}))  # deterministic: means.csv only
-        try:
-            seeds = sorted({int(r["seed"]) for r in rows})
-            pts = {}
-            for r in rows:
-                pts.setdefault(tuple(r[a] for a in axes), {})[int(r["seed"])] = {m: float(r[m]) for m in e["metrics"]}
-            for r in mrows:
-                for m in fluid:
-                    for per in pts.get(tuple(r[a] for a in axes), {}).values():
-                        per[m] = float(r[m + "_mean"])
-        except (KeyError, ValueError) as err:
-            raise Bad(f"{res}/points.csv: {err!r} (not the columns experiment.json names)")
-        def as_means(pick):
-            return [{"labels": dict(zip(axes, k)), "mean": pick(per)} for k, per in pts.items()]
-        print(f"{n}: {len(e['claims'])} claims, seeds {', '.join(map(str, seeds))}")
-        if any(len(per) != len(seeds) for per in pts.values()):
-            problems.append(f"{n}: points.csv does not hold every point at every seed")
-            continue
-        for c in e["claims"]:
-            v = claim_value(as_means(lambda per: {m: sum(x[m] for x in per.values()) / len(per)
-                                                  for m in next(iter(per.values()))}), c)
-            ok = OPS[c["check"][0]](v, c["check"][1])
-            per_seed = []
-            for sd in seeds:
-                try:
-                    per_seed.append(claim_value(as_means(lambda per, sd=sd: per[sd]), c))
-                except NoPoint:
-                    raise
-                except Bad:  # this seed's 'vs' side is 0: no ratio, counted as not agreeing
-                    per_seed.append(None)
-            agree = [x is not None and OPS[c["check"][0]](x, c["check"][1]) for x in per_seed]
-            row = shown.get(c["claim"])
-            if row is None:
-                problems.append(f"{n}: claim '{c['claim']}' is not in results/{n}/summary.md")
-            else:
-                try:
-                    figure = float(row[2].split()[0])
-                except (ValueError, IndexError):
-                    figure = None
-                if figure is not None and not math.isfinite(figure):  # inf or nan: as printed
-                    figure = v if f"{v:.4g}" == row[2].split()[0] else None
-                digit = 10 ** (math.floor(math.log10(abs(figure))) - 3) if figure else 0.0
-                if figure is None or abs(v - figure) > 0.51 * digit + 1e-5 * abs(v):
-                    problems.append(f"{n}: '{c['claim']}': points.csv gives {v:.4g}, summary.md shows {row[2]}")
-                if row[3].startswith("agree") != ok:
-                    problems.append(f"{n}: '{c['claim']}': the check {c['check'][0]} {c['check'][1]} gives "
-                                    f"{'agree' if ok else 'disagree'} on {v:.4g}, summary.md says {row[3].split(':')[0]}")
+        seeds, claims, found = got
+        problems += found
+        print(f"{n}: {len(claims)} claims, seeds {', '.join(map(str, seeds))}")
+        for c, v, ok, per_seed, agree in claims:
             k = sum(agree)
             key = ("every seed" if k == len(agree) else "the mean, not every seed") if ok else \
                   ("no seed" if k == 0 else "some seeds, not the mean")
             tally[key] += 1
             print(f"  {'agree   ' if ok else 'disagree'} {k} of {len(agree)} seeds  {v:<10.4g} "
-                  f"({', '.join('-' if x is None else f'{x:.4g}' for x in per_seed)}) {c['check'][0]} {c['check'][1]}  {c['claim']}")
+                  f"({', '.join('-' if x is None else f'{x:.4g}' for x in per_seed)}) "
+                  f"{c['check'][0]} {c['check'][1]}  {c['claim']}")
     print(f"claims that agree on the mean and on every seed: {tally['every seed']}; on the mean, not every "
           f"seed: {tally['the mean, not every seed']}; disagree on the mean, some seeds agree: "
           f"{tally['some seeds, not the mean']}; disagree on every seed: {tally['no seed']}")
@@ -568,8 +586,10 @@ def write_index(check=False):
     root = os.path.join(ROOT, "results")
     rows = ["# Experiment results", "",
             "Each folder is written by `make experiment NAME=<name> FULL=1` (paper scale, >= 3 seeds); this index by",
-            "the same command. Verdicts compare the paper's number with ours; summary.md says why where they disagree.", "",
-            "| experiment | claims that agree | summary |", "| --- | --- | --- |"]
+            "the same command. Verdicts compare the paper's number with ours; summary.md says why where they disagree.",
+            "A verdict is on the mean over the seeds; the last but one column counts the claims that every seed's runs",
+            "alone also agree with (`make experiments-seeds` lists each claim's seeds).", "",
+            "| experiment | claims that agree | agree on every seed | summary |", "| --- | --- | --- | --- |"]
     for n in sorted(os.listdir(root)):
         md = os.path.join(root, n, "summary.md")
         if not os.path.isfile(md):
@@ -579,12 +599,14 @@ def write_index(check=False):
         title = text.splitlines()[0].lstrip("# ")
         agree = text.count("| agree |")
         total = agree + text.count("| disagree")
-        rows.append(f"| {title} | {agree} of {total} | [{n}/summary.md]({n}/summary.md) |")
+        every = sum(ok and all(per) for _, _, ok, _, per in seed_claims(n)[1])
+        rows.append(f"| {title} | {agree} of {total} | {every} | [{n}/summary.md]({n}/summary.md) |")
     index = os.path.join(root, "README.md")
     if check:
         with open(index) as f:
             if f.read() != "\n".join(rows) + "\n":
-                raise Bad(f"{index} is not current: make experiments FULL=1 (or make experiment NAME=<name> FULL=1) writes it")
+                raise Bad(f"{index} is not current: make experiments FULL=1 (or make experiment NAME=<name> FULL=1) "
+                          "writes it; python3 scripts/experiments.py --index from the committed results")
     else:
         with open(index, "w") as f:
             f.write("\n".join(rows) + "\n")
@@ -595,11 +617,12 @@ def write_index(check=False):
     begin, end = "<!-- experiments:begin (scripts/experiments.py --full writes this table) -->", "<!-- experiments:end -->"
     if begin not in text or end not in text:
         raise Bad(f"{readme}: the experiments table markers are missing")
-    table = [r.replace("](", "](results/") if r.startswith("| ") and "summary.md](" in r else r for r in rows[5:]]
+    table = [r.replace("](", "](results/") if r.startswith("| ") and "summary.md](" in r else r for r in rows[7:]]
     new = text[:text.index(begin) + len(begin)] + "\n" + "\n".join(table) + "\n" + text[text.index(end):]
     if check:
         if new != text:
-            raise Bad(f"{readme}: the experiments table is not current: make experiments FULL=1 writes it")
+            raise Bad(f"{readme}: the experiments table is not current: make experiments FULL=1 writes it; "
+                      "python3 scripts/experiments.py --index from the committed results")
         return
     with open(readme, "w") as f:
         f.write(new)
@@ -623,10 +646,22 @@ def main():
                     help="run nothing: read the committed results/ back and show, per claim, how many "
                          "seeds agree with it; fail if a summary.md is not what its points.csv and the "
                          "current claims give")
+    ap.add_argument("--index", action="store_true",
+                    help="run nothing: write results/README.md and README.md's experiments table from the "
+                         "committed results/ (a --full run writes them too)")
     a = ap.parse_args()
     names = sorted(d for d in os.listdir(EXP_DIR) if os.path.isfile(os.path.join(EXP_DIR, d, "experiment.json")))
     if a.name and a.name not in names:
         sys.exit(f"experiments: no experiment '{a.name}' (have: {', '.join(names)})")
+    if a.index:
+        if a.full or a.out is not None or a.resume or a.swap_check or a.seeds or a.name:
+            sys.exit("experiments: --index runs nothing and covers every experiment: it takes no other option")
+        try:
+            write_index()
+        except Bad as err:
+            sys.exit(f"experiments: {err}")
+        print("experiments: wrote results/README.md and README.md's experiments table")
+        return
     if a.seeds:
         if a.full or a.out is not None or a.resume or a.swap_check:
             sys.exit("experiments: --seeds runs nothing: it takes only --name")

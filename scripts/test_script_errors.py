@@ -9,7 +9,7 @@ it names unchanged). Each case takes well under a second: none reaches a simulat
                   while summary.json counts completed flows; OUT a regular file, under a
                   file, under /proc; two runs with the same name
   experiments.py  --full with --out (--full writes the committed results/ only); jobs.py the same
-                  with --exp-out; --seeds (reads results/ back, runs nothing) with --full
+                  with --exp-out; --seeds and --index (read results/ back, run nothing) with --full
   cosim_check.py  an unknown --mutant block, mutant id or case; --mutant with --no-mutant
   cosim_slowdown.py  --runs 0; no co-simulation build; --out under a file
   peers.py        --balancers empty or with an empty name; a missing --scenario file; an
@@ -313,6 +313,8 @@ def cases(tmp, sim):
          "--out", None, [os.path.join(tmp, "exp")], real),
         ("experiments: --seeds with --full", script("experiments.py") + ["--seeds", "--full"],
          "--seeds", None, [], real),
+        ("experiments: --index with --full", script("experiments.py") + ["--index", "--full"],
+         "--index", None, [], real),
         ("jobs: experiments --full with --exp-out", script("jobs.py") + ["run", "experiments", "--out",
                                                                            os.path.join(tmp, "jobs"), "--full",
                                                                            "--exp-out", os.path.join(tmp, "exp"),
